@@ -1,0 +1,133 @@
+"""Guideline editions as data: loading the shipped file, deriving editions, adding infractions.
+
+The shipped edition lives in ``judging/data/guideline_edition.json``. The data migration and the
+``load_guideline`` command both read it through ``load_edition``, which takes the model classes as
+arguments so that a migration can hand in its historical models.
+"""
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from judging.models import Availability, GuidelineEdition, Infraction, TournamentGuideline
+from judging.penalties import Rank
+from tournaments.errors import DomainError
+from tournaments.models import Level, Tournament
+
+SHIPPED_EDITION_FILE = Path(__file__).resolve().parent / "data" / "guideline_edition.json"
+LEVEL_FIELDS = {
+    Level.AMATEUR: "penalty_amateur",
+    Level.PROFESSIONAL: "penalty_professional",
+    Level.HIGHEST: "penalty_highest",
+}
+
+
+def penalty_fields(penalties: Mapping[str, str | None]) -> dict[str, int | None]:
+    """Turn ``{"amateur": "caution", ...}`` into model fields; a missing level or null is "-"."""
+    unknown = set(penalties) - set(LEVEL_FIELDS)
+    if unknown:
+        raise DomainError(
+            "unknown_level",
+            _("Unknown rules-enforcement level: %(levels)s.") % {"levels": ", ".join(unknown)},
+        )
+    fields: dict[str, int | None] = {}
+    for level, field in LEVEL_FIELDS.items():
+        key = penalties.get(level)
+        if key is None or key == "-":
+            fields[field] = None
+            continue
+        try:
+            fields[field] = int(Rank.from_key(key))
+        except (ValueError, AttributeError):
+            raise DomainError(
+                "unknown_penalty", _("Unknown penalty: %(penalty)s.") % {"penalty": key}
+            ) from None
+    return fields
+
+
+def infraction_fields(data: Mapping[str, Any], sections: Mapping[str, str]) -> dict[str, Any]:
+    section = str(data.get("section") or data["code"].split(".")[0])
+    return {
+        "section": section,
+        "section_name": sections.get(section, ""),
+        "name": data["name"],
+        "availability": data.get("availability", Availability.ANY),
+        "description": data.get("description", ""),
+        "sub_items": data.get("sub_items", []),
+        "examples": data.get("examples", []),
+        "philosophy": data.get("philosophy", ""),
+        "remedy": data.get("remedy", ""),
+        **penalty_fields(data.get("penalties", {})),
+    }
+
+
+def load_edition(
+    path: Path = SHIPPED_EDITION_FILE,
+    *,
+    edition_model: type[GuidelineEdition] = GuidelineEdition,
+    infraction_model: type[Infraction] = Infraction,
+) -> GuidelineEdition:
+    """Create or update an edition from its file; infractions in the file replace stored ones."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    sections = {section["number"]: section["name"] for section in data.get("sections", [])}
+    with transaction.atomic():
+        edition, _created = edition_model.objects.update_or_create(
+            slug=data["slug"], defaults={"name": data["name"]}
+        )
+        for item in data["infractions"]:
+            infraction_model.objects.update_or_create(
+                edition=edition, code=item["code"], defaults=infraction_fields(item, sections)
+            )
+    return edition
+
+
+def derive_edition(*, base: GuidelineEdition, slug: str, name: str) -> GuidelineEdition:
+    """A copy of an edition that a tournament can extend without changing the original."""
+    with transaction.atomic():
+        edition = GuidelineEdition.objects.create(slug=slug, name=name, based_on=base)
+        Infraction.objects.bulk_create(
+            Infraction(
+                edition=edition,
+                **{
+                    field.name: getattr(infraction, field.name)
+                    for field in Infraction._meta.concrete_fields
+                    if field.name not in {"id", "edition"}
+                },
+            )
+            for infraction in base.infractions.all()
+        )
+        return edition
+
+
+def put_infraction(
+    *,
+    edition: GuidelineEdition,
+    code: str,
+    name: str,
+    penalties: Mapping[str, str | None],
+    availability: str = Availability.ANY,
+) -> Infraction:
+    """Add an infraction to an edition, or replace the one with the same code."""
+    code = code.strip()
+    if not code or not name.strip():
+        raise DomainError("infraction_incomplete", _("An infraction needs a code and a name."))
+    if availability not in Availability.values:
+        raise DomainError("unknown_availability", _("Unknown availability rule."))
+    fields = infraction_fields(
+        {"code": code, "name": name.strip(), "penalties": penalties, "availability": availability},
+        sections={},
+    )
+    infraction, _created = Infraction.objects.update_or_create(
+        edition=edition, code=code, defaults=fields
+    )
+    return infraction
+
+
+def assign_edition(*, tournament: Tournament, edition: GuidelineEdition) -> None:
+    TournamentGuideline.objects.update_or_create(
+        tournament=tournament, defaults={"edition": edition}
+    )

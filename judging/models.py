@@ -1,0 +1,260 @@
+"""Guideline editions, infractions and penalty records.
+
+Glossary: уложение о пенальти = penalty guideline, нарушение = infraction, подпункт = sub-item,
+философия нарушения = philosophy, устранение нарушения = remedy, судейский отчёт = judge report.
+
+A penalty record is never deleted and its issued facts are never changed: every confirmation,
+amendment and revocation is a new ``PenaltyChange`` row, and the record's ``rank`` and ``status``
+columns only mirror the latest change so that lists can be read without replaying history.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from judging.penalties import AppliesTo, Because, Moment, Rank
+from players.models import MembershipSuspension
+from tournaments.models import Game, Level, Match, Registration, Round, Tournament
+
+
+class GuidelineEdition(models.Model):
+    slug = models.SlugField(_("slug"), max_length=120, unique=True)
+    name = models.CharField(_("name"), max_length=200)
+    based_on = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="derived"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("guideline edition")
+        verbose_name_plural = _("guideline editions")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Availability(models.TextChoices):
+    ANY = "any", _("Any tournament")
+    DECKLISTS = "decklists", _("Only where deck lists are used")
+    NO_DECKLISTS = "no_decklists", _("Only where deck lists are not used")
+
+
+class Infraction(models.Model):
+    edition = models.ForeignKey(
+        GuidelineEdition, on_delete=models.CASCADE, related_name="infractions"
+    )
+    code = models.CharField(_("code"), max_length=20)
+    section = models.CharField(_("section"), max_length=20)
+    section_name = models.CharField(_("section name"), max_length=200, blank=True)
+    name = models.CharField(_("name"), max_length=300)
+    availability = models.CharField(
+        _("availability"), max_length=20, choices=Availability.choices, default=Availability.ANY
+    )
+    description = models.TextField(_("description"), blank=True)
+    sub_items = models.JSONField(_("sub-items"), default=list, blank=True)
+    examples = models.JSONField(_("examples"), default=list, blank=True)
+    philosophy = models.TextField(_("philosophy"), blank=True)
+    remedy = models.TextField(_("remedy"), blank=True)
+    # An empty level means "-": the infraction cannot be issued at that level.
+    penalty_amateur = models.PositiveSmallIntegerField(
+        _("penalty at the amateur level"), choices=Rank.choices, null=True, blank=True
+    )
+    penalty_professional = models.PositiveSmallIntegerField(
+        _("penalty at the professional level"), choices=Rank.choices, null=True, blank=True
+    )
+    penalty_highest = models.PositiveSmallIntegerField(
+        _("penalty at the highest level"), choices=Rank.choices, null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["edition", "code"]
+        verbose_name = _("infraction")
+        verbose_name_plural = _("infractions")
+        constraints = [
+            models.UniqueConstraint(fields=["edition", "code"], name="infraction_code_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.name}"
+
+    def base_penalty(self, level: str) -> Rank | None:
+        value = {
+            Level.AMATEUR: self.penalty_amateur,
+            Level.PROFESSIONAL: self.penalty_professional,
+            Level.HIGHEST: self.penalty_highest,
+        }[Level(level)]
+        return None if value is None else Rank(value)
+
+    def sub_item_letters(self) -> list[str]:
+        return [item["letter"] for item in self.sub_items]
+
+    @property
+    def sort_key(self) -> tuple[int | str, ...]:
+        """Orders 1.2 before 1.10, which a text sort would not."""
+        return tuple(int(part) if part.isdigit() else part for part in self.code.split("."))
+
+
+class TournamentGuideline(models.Model):
+    """Which edition a tournament judges by; a tournament without a row uses the shipped one."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="guideline"
+    )
+    edition = models.ForeignKey(GuidelineEdition, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        verbose_name = _("tournament guideline")
+        verbose_name_plural = _("tournament guidelines")
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.edition}"
+
+
+class RecordStatus(models.TextChoices):
+    IN_FORCE = "in_force", _("In force")
+    AWAITING_HEAD_JUDGE = "awaiting_head_judge", _("Awaiting the head judge")
+    DECLINED = "declined", _("Declined by the head judge")
+    REVOKED = "revoked", _("Revoked")
+
+
+class PenaltyRecordQuerySet(models.QuerySet["PenaltyRecord"]):
+    def in_force(self) -> "PenaltyRecordQuerySet":
+        return self.filter(status=RecordStatus.IN_FORCE)
+
+    def pending_losses(self) -> "PenaltyRecordQuerySet":
+        """Losses in force that still wait for a game or a match (rules.md §6)."""
+        return self.in_force().filter(
+            applies_to__in=[AppliesTo.NEXT_GAME, AppliesTo.NEXT_MATCH],
+            served_game__isnull=True,
+            served_match__isnull=True,
+            loss_cancelled=False,
+        )
+
+
+class PenaltyRecord(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="penalty_records"
+    )
+    registration = models.ForeignKey(
+        Registration, on_delete=models.PROTECT, related_name="penalty_records"
+    )
+    # Empty for a penalty made by stacking, which has no infraction of its own.
+    infraction = models.ForeignKey(
+        Infraction, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    sub_item = models.CharField(_("sub-item"), max_length=4, blank=True)
+    # What 5.1 compares: the infraction code, or a reason no other record shares for stacking.
+    reason = models.CharField(max_length=64)
+    moment = models.CharField(_("moment"), max_length=20, choices=Moment.choices)
+    deferred = models.BooleanField(_("next game / next match chosen"), default=False)
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True, blank=True)
+    # The player's match and game in progress when the record was made: a loss waiting for "the
+    # next" game or match cannot be served by the one it was issued in.
+    issued_in_match = models.ForeignKey(
+        Match, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    issued_in_game = models.PositiveSmallIntegerField(null=True, blank=True)
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("issued by"),
+    )
+    issued_at = models.DateTimeField(_("issued at"), auto_now_add=True)
+    base_rank = models.PositiveSmallIntegerField(
+        _("base penalty"), choices=Rank.choices, null=True, blank=True
+    )
+    issued_rank = models.PositiveSmallIntegerField(_("penalty as issued"), choices=Rank.choices)
+    rank = models.PositiveSmallIntegerField(_("penalty"), choices=Rank.choices)
+    because = models.CharField(max_length=20, choices=Because.choices)
+    explanation = models.JSONField(default=dict, blank=True)
+    repeat_of = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="repeated_by"
+    )
+    # Set when rule 5.2 used this record; the stacked record lists its sources through it.
+    stacked_into = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="stacked_from"
+    )
+    applies_to = models.CharField(max_length=20, choices=AppliesTo.choices, blank=True)
+    served_game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    served_match = models.ForeignKey(
+        Match, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    loss_cancelled = models.BooleanField(default=False)
+    status = models.CharField(max_length=24, choices=RecordStatus.choices)
+    membership_suspension = models.OneToOneField(
+        MembershipSuspension, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    note = models.TextField(_("note"), blank=True)
+    client_key = models.UUIDField(null=True, blank=True)
+
+    objects = PenaltyRecordQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["issued_at", "id"]
+        verbose_name = _("penalty record")
+        verbose_name_plural = _("penalty records")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "client_key"],
+                condition=Q(client_key__isnull=False),
+                name="penalty_client_key_unique",
+            ),
+        ]
+        indexes = [models.Index(fields=["registration", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.registration}: {self.get_rank_display()}"
+
+    @property
+    def penalty(self) -> Rank:
+        return Rank(self.rank)
+
+    @property
+    def is_pending_loss(self) -> bool:
+        return (
+            self.status == RecordStatus.IN_FORCE
+            and self.applies_to in {AppliesTo.NEXT_GAME, AppliesTo.NEXT_MATCH}
+            and self.served_game_id is None
+            and self.served_match_id is None
+            and not self.loss_cancelled
+        )
+
+
+class ChangeKind(models.TextChoices):
+    ISSUED = "issued", _("Issued")
+    REQUESTED = "requested", _("Sent to the head judge")
+    CONFIRMED = "confirmed", _("Confirmed")
+    DECLINED = "declined", _("Declined")
+    AMENDED = "amended", _("Amended")
+    REVOKED = "revoked", _("Revoked")
+
+
+class PenaltyChange(models.Model):
+    """One entry of a record's append-only history."""
+
+    record = models.ForeignKey(PenaltyRecord, on_delete=models.PROTECT, related_name="history")
+    kind = models.CharField(max_length=20, choices=ChangeKind.choices)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    from_rank = models.PositiveSmallIntegerField(choices=Rank.choices, null=True, blank=True)
+    to_rank = models.PositiveSmallIntegerField(choices=Rank.choices)
+    from_status = models.CharField(max_length=24, choices=RecordStatus.choices, blank=True)
+    to_status = models.CharField(max_length=24, choices=RecordStatus.choices)
+    reason = models.TextField(_("reason"), blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+        verbose_name = _("penalty change")
+        verbose_name_plural = _("penalty changes")
+
+    def __str__(self) -> str:
+        return f"{self.record_id}: {self.get_kind_display()}"

@@ -1,0 +1,39 @@
+"""The hook through which penalty rules act on matches.
+
+Matches belong to this app, but what happens when a match starts, gets a game or ends is partly
+decided by the penalty guideline (pending losses, stacking), which lives in the judging app. The
+judging app registers its policy here at start-up, so that dependencies keep running one way.
+"""
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from tournaments.models import Match
+
+
+class MatchPolicy(Protocol):
+    def settle(self, match: "Match") -> None:
+        """Serve what waits for this match while it is in progress (pending penalty losses)."""
+
+    def match_ended(self, match: "Match") -> None:
+        """Apply what the rules do at the end of a match (stacking)."""
+
+
+class _NoPolicy:
+    def settle(self, match: "Match") -> None:
+        return None
+
+    def match_ended(self, match: "Match") -> None:
+        return None
+
+
+_policy: MatchPolicy = _NoPolicy()
+
+
+def register_policy(policy: MatchPolicy) -> None:
+    global _policy
+    _policy = policy
+
+
+def policy() -> MatchPolicy:
+    return _policy

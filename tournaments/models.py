@@ -1,0 +1,252 @@
+"""Tournaments, their staff, players, rounds, matches and games.
+
+Glossary: турнир = tournament, уровень строгости правил = rules-enforcement level, дек-лист = deck
+list, главный судья = head judge, судья = floor judge, организатор = organiser, тур = round,
+матч = match, партия = game, стол = table.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from players.models import Player
+
+
+class Level(models.TextChoices):
+    AMATEUR = "amateur", _("Amateur")
+    PROFESSIONAL = "professional", _("Professional")
+    HIGHEST = "highest", _("Highest")
+
+
+def decklists_default(level: str) -> bool:
+    """Deck lists are off by default at the amateur level and on at every other (rules.md §1)."""
+    return level != Level.AMATEUR
+
+
+class Format(models.TextChoices):
+    CONSTRUCTED = "constructed", _("Constructed")
+    DRAFT = "draft", _("Draft")
+    SEALED = "sealed", _("Sealed")
+    OTHER = "other", _("Other")
+
+
+class TournamentStatus(models.TextChoices):
+    SETUP = "setup", _("Being set up")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+
+
+class Tournament(models.Model):
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    level = models.CharField(_("rules-enforcement level"), max_length=20, choices=Level.choices)
+    format = models.CharField(
+        _("format"), max_length=20, choices=Format.choices, default=Format.CONSTRUCTED
+    )
+    uses_decklists = models.BooleanField(_("deck lists are used"))
+    best_of = models.PositiveSmallIntegerField(_("games in a match (best of)"), default=3)
+    head_judge_is_official = models.BooleanField(
+        _("the head judge is an official representative of ООО «Мир Хобби»"), default=False
+    )
+    status = models.CharField(
+        _("status"), max_length=20, choices=TournamentStatus.choices, default=TournamentStatus.SETUP
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            # The guideline makes deck lists mandatory at the highest level.
+            models.CheckConstraint(
+                condition=~Q(level="highest") | Q(uses_decklists=True),
+                name="highest_level_uses_decklists",
+            ),
+            models.CheckConstraint(condition=Q(best_of__gte=1), name="best_of_at_least_one"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def wins_needed(self) -> int:
+        """Game wins that end a match: 2 in a best of three, 1 in a best of one."""
+        return self.best_of // 2 + 1
+
+
+class StaffRole(models.TextChoices):
+    HEAD_JUDGE = "head_judge", _("Head judge")
+    FLOOR_JUDGE = "floor_judge", _("Floor judge")
+    ORGANISER = "organiser", _("Organiser")
+
+
+class Staff(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="staff")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="staff_roles"
+    )
+    role = models.CharField(_("role"), max_length=20, choices=StaffRole.choices)
+
+    class Meta:
+        verbose_name = _("staff member")
+        verbose_name_plural = _("staff")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user", "role"], name="one_role_per_user_per_tournament"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament"],
+                condition=Q(role="head_judge"),
+                name="one_head_judge_per_tournament",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()}"
+
+
+class RegistrationStatus(models.TextChoices):
+    PLAYING = "playing", _("Playing")
+    DROPPED = "dropped", _("Dropped")
+    DISQUALIFIED = "disqualified", _("Disqualified")
+
+
+class Registration(models.Model):
+    """A player's place in one tournament; the row judges lock while they issue a penalty."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    status = models.CharField(
+        _("status"),
+        max_length=20,
+        choices=RegistrationStatus.choices,
+        default=RegistrationStatus.PLAYING,
+    )
+    prize_eligible = models.BooleanField(_("may receive a prize"), default=True)
+    dropped_at = models.DateTimeField(_("dropped at"), null=True, blank=True)
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["player__name"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="one_registration_per_player"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return str(self.player.name)
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("number"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.number}"
+
+
+class MatchEnd(models.TextChoices):
+    WINS_NEEDED = "wins_needed", _("A player reached the wins needed")
+    ALL_GAMES_PLAYED = "all_games_played", _("All games were played")
+    TIME_CALLED = "time_called", _("Time was called")
+    PENALTY = "penalty", _("Match loss by penalty")
+    BYE = "bye", _("Bye")
+
+
+class MatchQuerySet(models.QuerySet["Match"]):
+    def in_progress(self) -> "MatchQuerySet":
+        return self.filter(ended_at__isnull=True)
+
+    def of(self, registration: Registration) -> "MatchQuerySet":
+        return self.filter(Q(player1=registration) | Q(player2=registration))
+
+
+class Match(models.Model):
+    """A pairing of one round; a bye is a match row without a second player and serves nothing."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.PositiveIntegerField(_("table"), null=True, blank=True)
+    player1 = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="+")
+    player2 = models.ForeignKey(
+        Registration, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    player1_wins = models.PositiveSmallIntegerField(default=0)
+    player2_wins = models.PositiveSmallIntegerField(default=0)
+    draws = models.PositiveSmallIntegerField(default=0)
+    # A match lost by penalty is lost whatever its score says; both flags set: both players lost.
+    player1_lost_by_penalty = models.BooleanField(default=False)
+    player2_lost_by_penalty = models.BooleanField(default=False)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    end_reason = models.CharField(max_length=20, choices=MatchEnd.choices, blank=True)
+
+    objects = MatchQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["round", "table", "id"]
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+
+    def __str__(self) -> str:
+        second = self.player2 if self.player2_id else _("bye")
+        return f"{self.player1} — {second}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.player2_id is None
+
+    @property
+    def has_ended(self) -> bool:
+        return self.ended_at is not None
+
+    def opponent_of(self, registration: Registration) -> Registration | None:
+        if registration.pk == self.player1_id:
+            return self.player2
+        if registration.pk == self.player2_id:
+            return self.player1
+        raise ValueError("The registration does not play in this match.")
+
+    def wins_of(self, registration: Registration) -> int:
+        return self.player1_wins if registration.pk == self.player1_id else self.player2_wins
+
+
+class Game(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField(_("number"))
+    winner = models.ForeignKey(
+        Registration, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    decided_by_penalty = models.BooleanField(_("decided by a penalty"), default=False)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="game_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match}: {self.number}"
+
+    @property
+    def is_draw(self) -> bool:
+        return self.winner_id is None
