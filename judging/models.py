@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from judging.explanations import explain, penalty_label
 from judging.penalties import AppliesTo, Because, Moment, Rank
 from players.models import MembershipSuspension
 from tournaments.models import Game, Level, Match, Registration, Round, Tournament
@@ -215,6 +216,14 @@ class PenaltyRecord(models.Model):
     @property
     def penalty(self) -> Rank:
         return Rank(self.rank)
+
+    @property
+    def penalty_label(self) -> str:
+        return penalty_label(self.rank)
+
+    @property
+    def explanation_text(self) -> str:
+        return explain(self.explanation)
 
     @property
     def is_pending_loss(self) -> bool:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from judging import editions, selectors, services
@@ -24,7 +24,7 @@ from players.selectors import suspension_in_force
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.errors import DomainError
-from tournaments.models import Level, Registration, StaffRole
+from tournaments.models import Level, Match, Registration, StaffRole
 
 ACTIONS = {"pair", "penalty", "confirm", "amend", "revoke", "game", "finish", "check"}
 EXPECT_KEYS = {
@@ -89,6 +89,8 @@ def run_scenario(data: Any, *, source: str) -> ScenarioResult:
         return ScenarioResult(source, title, False, f"{source}: broken scenario: {error}")
     except StepFailed as error:
         return ScenarioResult(source, title, False, str(error))
+    except DatabaseError as error:
+        return ScenarioResult(source, title, False, f"the database refused a step: {error}")
     return ScenarioResult(source, title, True)
 
 

@@ -2,6 +2,8 @@ import sys
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.db.migrations.executor import MigrationExecutor
 from django.utils import translation
 
 from judging.scenarios import run_scenario_file, scenario_files
@@ -18,6 +20,15 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, paths: list[str], **options: object) -> None:
         translation.activate(settings.LANGUAGE_CODE)
+        try:
+            executor = MigrationExecutor(connections[DEFAULT_DB_ALIAS])
+            unapplied = executor.migration_plan(executor.loader.graph.leaf_nodes())
+        except DatabaseError as error:
+            self.stdout.write(f"FAIL the database cannot be reached: {error}")
+            sys.exit(1)
+        if unapplied:
+            self.stdout.write("FAIL the database is not set up: run `manage.py migrate` first")
+            sys.exit(1)
         files = scenario_files(paths)
         failed = 0
         if not files:

@@ -1,0 +1,60 @@
+"""Human-readable words for a record: its penalty with what it includes, and why it is so.
+
+Records store the facts of an escalation as data (``PenaltyRecord.explanation``); the words are
+made here, at display time, so they follow the reader's language.
+"""
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from judging.penalties import Rank
+
+
+def penalty_label(rank: int) -> str:
+    """«Поражение в партии (с предупреждением)»: the penalty and the one it always includes."""
+    penalty = Rank(rank)
+    included = penalty.includes
+    if included is None:
+        return str(penalty.label)
+    return _("%(penalty)s (with %(included)s)") % {
+        "penalty": penalty.label,
+        "included": str(included.label).lower(),
+    }
+
+
+def explain(explanation: dict[str, Any]) -> str:
+    """The reason a record is above its base penalty, or "" when it is not."""
+    kind = explanation.get("kind")
+    if kind == "repeat":
+        held_rank = Rank.from_key(explanation["held_rank"]).label
+        if explanation.get("held_round"):
+            return _("repeat of %(reason)s (held: %(penalty)s, round %(round)s)") % {
+                "reason": explanation["reason"],
+                "penalty": held_rank,
+                "round": explanation["held_round"],
+            }
+        return _("repeat of %(reason)s (held: %(penalty)s)") % {
+            "reason": explanation["reason"],
+            "penalty": held_rank,
+        }
+    if kind == "stacking":
+        parts = list(explanation.get("reasons", []))
+        from_stacking = int(explanation.get("from_stacking", 0))
+        if from_stacking:
+            parts.append(
+                ngettext("%(count)d from stacking", "%(count)d from stacking", from_stacking)
+                % {"count": from_stacking}
+            )
+        sources = (
+            _("%(first)s and %(last)s") % {"first": ", ".join(parts[:-1]), "last": parts[-1]}
+            if len(parts) > 1
+            else "".join(parts)
+        )
+        return _("three «%(penalty)s» (%(sources)s) at the end of round %(round)s") % {
+            "penalty": Rank.from_key(explanation["rank"]).label,
+            "sources": sources,
+            "round": explanation.get("round"),
+        }
+    return ""

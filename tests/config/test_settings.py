@@ -1,0 +1,46 @@
+"""Settings come from the environment and fail loudly when a value is wrong."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+def start(**env):
+    return subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        cwd=PROJECT,
+        env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        capture_output=True,
+        text=True,
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"DJANGO_DEBUG": "maybe"}, "DJANGO_DEBUG must be true or false"),
+        ({"DJANGO_DEBUG": "false"}, "DJANGO_SECRET_KEY must be set"),
+        ({"DATABASE_URL": "mysql://x@y/z"}, "DATABASE_URL must point at SQLite or PostgreSQL"),
+        ({"DATABASE_URL": "nonsense"}, "DATABASE_URL is not a valid database URL"),
+    ],
+)
+def test_a_wrong_setting_stops_the_start(env, message):
+    run = start(**env)
+
+    assert run.returncode != 0
+    assert message in run.stderr
+
+
+def test_production_settings_start_with_a_key_and_hosts():
+    run = start(
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY="x" * 50,
+        DJANGO_ALLOWED_HOSTS="desk.local, 192.168.0.10",
+        DATABASE_URL="postgres://u:p@localhost/desk",
+    )
+
+    assert run.returncode == 0, run.stderr

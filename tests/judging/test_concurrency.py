@@ -1,0 +1,87 @@
+"""Two judges at once: the row lock keeps stacking serial. PostgreSQL only, since SQLite has no
+row locks (it ignores ``select_for_update``)."""
+
+import threading
+import uuid
+
+import pytest
+from django.db import connection, connections
+
+from judging import services
+from judging.models import PenaltyRecord
+from tests.factories import Desk
+from tournaments.errors import DomainError
+
+pytestmark = [
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+]
+
+
+def at_once(count, action):
+    """Run ``action(i)`` in ``count`` threads released together; return results or errors."""
+    barrier = threading.Barrier(count)
+    results = [None] * count
+
+    def run(index):
+        try:
+            barrier.wait()
+            results[index] = action(index)
+        except Exception as error:
+            results[index] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(index,)) for index in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return results
+
+
+def test_simultaneous_repeats_escalate_as_a_serial_order_would():
+    desk = Desk.create()
+    registration = desk.players[0]
+
+    results = at_once(
+        6,
+        lambda index: (
+            services.issue_penalty(
+                registration=registration,
+                infraction_code="1.4",
+                moment="between_matches",
+                issued_by=desk.head,
+                client_key=uuid.uuid4(),
+            ).record.rank
+        ),
+    )
+
+    # In any serial order: caution, warning, game loss, match loss, disqualification, and the
+    # sixth is refused because a disqualified player receives no further penalties.
+    ranks = sorted(result for result in results if isinstance(result, int))
+    refusals = [result.code for result in results if isinstance(result, DomainError)]
+    assert ranks == [1, 2, 3, 4, 5]
+    assert refusals == ["player_disqualified"]
+    assert [r.rank for r in PenaltyRecord.objects.order_by("id")] == [1, 2, 3, 4, 5]
+
+
+def test_simultaneous_retries_with_one_client_key_record_once():
+    desk = Desk.create()
+    key = uuid.uuid4()
+
+    results = at_once(
+        5,
+        lambda index: services.issue_penalty(
+            registration=desk.players[0],
+            infraction_code="1.4",
+            moment="between_matches",
+            issued_by=desk.floor,
+            client_key=key,
+        ),
+    )
+
+    assert all(not isinstance(result, Exception) for result in results), results
+    assert PenaltyRecord.objects.count() == 1
+    assert sorted(result.created for result in results) == [False] * 4 + [True]
+    assert len({result.record.pk for result in results}) == 1
