@@ -6,6 +6,7 @@ variable is wrong: a venue laptop must not start with half a configuration.
 """
 
 import os
+import secrets
 from pathlib import Path
 
 import dj_database_url
@@ -35,14 +36,8 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-DEBUG = env_flag("DJANGO_DEBUG", default=True)
-
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off.")
-    # A fixed key is acceptable only for the local demo, where debug is on by default.
-    SECRET_KEY = "insecure-demo-key-for-local-use-only"
+# Off by default, so that no traceback ever reaches a judge; developers switch it on.
+DEBUG = env_flag("DJANGO_DEBUG", default=False)
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 
@@ -60,6 +55,22 @@ if DATABASES["default"]["ENGINE"] not in {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Judges write concurrently from several tablets; wait for the lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+
+
+def _local_secret_key() -> str:
+    """A key kept beside the embedded database, made on first start of the laptop demo."""
+    path = BASE_DIR / ".secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_urlsafe(50), encoding="utf-8")
+        path.chmod(0o600)
+    return path.read_text(encoding="utf-8").strip()
+
+
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+if not SECRET_KEY:
+    if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3" and not DEBUG:
+        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when the app runs on PostgreSQL.")
+    SECRET_KEY = _local_secret_key()
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -121,17 +132,19 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Only a production install that runs collectstatic needs a folder for it.
+STATIC_ROOT = os.environ.get("DJANGO_STATIC_ROOT") or None
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if not DEBUG
-        else "django.contrib.staticfiles.storage.StaticFilesStorage"
-    },
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+# The app serves its own assets from the app folders, so a venue laptop needs no collectstatic
+# step and no CDN; the files are few and small.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-LOGIN_URL = "admin:login"
+LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"

@@ -1,11 +1,22 @@
 from django.contrib import admin
-from django.urls import path
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
 from django.views.i18n import set_language
 
 from config import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            template_name="config/login.html", redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/setlang/", set_language, name="set_language"),
+    path("t/", include("tournaments.urls")),
+    path("t/", include("judging.urls")),
     path("admin/", admin.site.urls),
 ]

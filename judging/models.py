@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from judging.explanations import explain, penalty_label
 from judging.penalties import AppliesTo, Because, Moment, Rank
@@ -21,7 +22,7 @@ from tournaments.models import Game, Level, Match, Registration, Round, Tourname
 
 class GuidelineEdition(models.Model):
     slug = models.SlugField(_("slug"), max_length=120, unique=True)
-    name = models.CharField(_("name"), max_length=200)
+    name = models.CharField(pgettext_lazy("title of a thing", "name"), max_length=200)
     based_on = models.ForeignKey(
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="derived"
     )
@@ -49,7 +50,7 @@ class Infraction(models.Model):
     code = models.CharField(_("code"), max_length=20)
     section = models.CharField(_("section"), max_length=20)
     section_name = models.CharField(_("section name"), max_length=200, blank=True)
-    name = models.CharField(_("name"), max_length=300)
+    name = models.CharField(pgettext_lazy("title of a thing", "name"), max_length=300)
     availability = models.CharField(
         _("availability"), max_length=20, choices=Availability.choices, default=Availability.ANY
     )
@@ -193,6 +194,8 @@ class PenaltyRecord(models.Model):
         MembershipSuspension, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     note = models.TextField(_("note"), blank=True)
+    # A judge asked the head judge to revoke this record (the floor judge's "undo").
+    revocation_requested = models.BooleanField(default=False)
     client_key = models.UUIDField(null=True, blank=True)
 
     objects = PenaltyRecordQuerySet.as_manager()
@@ -243,6 +246,8 @@ class ChangeKind(models.TextChoices):
     DECLINED = "declined", _("Declined")
     AMENDED = "amended", _("Amended")
     REVOKED = "revoked", _("Revoked")
+    REVOCATION_REQUESTED = "revocation_requested", _("Revocation requested")
+    REVOCATION_DECLINED = "revocation_declined", _("Revocation declined")
 
 
 class PenaltyChange(models.Model):

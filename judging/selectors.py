@@ -1,5 +1,8 @@
 """Reads about guideline editions and penalty records."""
 
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
@@ -10,8 +13,9 @@ from judging.models import (
     PenaltyRecord,
     TournamentGuideline,
 )
+from players.models import search_text
 from tournaments.errors import DomainError
-from tournaments.models import Level, Registration, Tournament
+from tournaments.models import Level, Match, Registration, Round, Tournament
 
 SHIPPED_EDITION_SLUG = "berserk-heroes-penalty-guideline"
 
@@ -82,3 +86,111 @@ def penalties_in_force(*, registration: Registration) -> QuerySet[PenaltyRecord]
 
 def pending_losses(*, registration: Registration) -> QuerySet[PenaltyRecord]:
     return records_of(registration=registration).pending_losses()
+
+
+@dataclass(frozen=True)
+class PlayerAtGlance:
+    """A player as a floor judge needs them at a table: match, opponent, penalties so far."""
+
+    registration: Registration
+    match: Match | None
+    penalties: list[PenaltyRecord]
+
+    @property
+    def table(self) -> int | None:
+        return self.match.table if self.match else None
+
+    @property
+    def opponent(self) -> Registration | None:
+        if self.match is None:
+            return None
+        return self.match.opponent_of(self.registration)
+
+
+def players_at_glance(
+    *, tournament: Tournament, query: str = "", registration_ids: list[int] | None = None
+) -> list[PlayerAtGlance]:
+    """Players of the tournament found by table number or part of a name, in table order.
+
+    Three queries whatever the number of players or penalties: the latest round's matches, the
+    registrations, and their penalties in force.
+    """
+    latest = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    matches = (
+        list(
+            Match.objects.filter(round=latest).select_related(
+                "round", "player1__player", "player2__player"
+            )
+        )
+        if latest
+        else []
+    )
+    match_of: dict[int, Match] = {}
+    for match in matches:
+        match_of[match.player1_id] = match
+        if match.player2_id:
+            match_of[match.player2_id] = match
+    registrations = Registration.objects.filter(tournament=tournament).select_related("player")
+    query = query.strip()
+    if registration_ids is not None:
+        registrations = registrations.filter(pk__in=registration_ids)
+    elif query.isdigit():
+        table = int(query)
+        registrations = registrations.filter(
+            pk__in=[
+                pk
+                for match in matches
+                if match.table == table
+                for pk in (match.player1_id, match.player2_id)
+                if pk
+            ]
+        )
+    elif query:
+        registrations = registrations.filter(player__search_text__contains=search_text(query))
+    found = list(registrations)
+    penalties: dict[int, list[PenaltyRecord]] = {reg.pk: [] for reg in found}
+    for record in (
+        PenaltyRecord.objects.in_force()
+        .filter(registration_id__in=list(penalties))
+        .select_related("infraction")
+        .order_by("id")
+    ):
+        penalties[record.registration_id].append(record)
+    rows = [
+        PlayerAtGlance(registration=reg, match=match_of.get(reg.pk), penalties=penalties[reg.pk])
+        for reg in found
+    ]
+    no_table = 10**9
+    return sorted(rows, key=lambda row: (row.table or no_table, row.registration.player.name))
+
+
+def records_issued_by(*, tournament: Tournament, user: AbstractBaseUser) -> QuerySet[PenaltyRecord]:
+    return (
+        PenaltyRecord.objects.filter(tournament=tournament, issued_by=user)
+        .select_related("registration__player", "infraction", "round")
+        .order_by("-id")
+    )
+
+
+def record_for_card(*, tournament: Tournament, record_id: int) -> PenaltyRecord | None:
+    return (
+        PenaltyRecord.objects.filter(tournament=tournament, pk=record_id)
+        .select_related(
+            "registration__player",
+            "infraction",
+            "round",
+            "issued_by",
+            "served_game",
+            "served_match",
+        )
+        .first()
+    )
+
+
+def infraction_sections(*, infractions: list[Infraction]) -> list[tuple[str, list[Infraction]]]:
+    """Infractions grouped by their section, as the guideline lists them."""
+    sections: dict[str, list[Infraction]] = {}
+    for infraction in infractions:
+        title = f"{infraction.section}. {infraction.section_name}".strip(". ")
+        sections.setdefault(title, []).append(infraction)
+    return list(sections.items())

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from judging import stacking
-from judging.models import ChangeKind, PenaltyChange, PenaltyRecord, RecordStatus
+from judging.models import ChangeKind, Infraction, PenaltyChange, PenaltyRecord, RecordStatus
 from judging.penalties import AppliesTo, Because, Moment, Rank
 from judging.selectors import issuable_infraction
 from players.models import MembershipSuspension
@@ -103,6 +103,111 @@ def _issue(
                 "client_key_reused", _("This form was already used for another player.")
             )
         return PenaltyOutcome(record=existing, created=False)
+    ruling = _rule(
+        registration=registration,
+        match=match,
+        infraction_code=infraction_code,
+        moment=moment,
+        deferred=deferred,
+        sub_item=sub_item,
+        issued_by=issued_by,
+    )
+    infraction, decision, needs_head_judge = (
+        ruling.infraction,
+        ruling.decision,
+        ruling.needs_head_judge,
+    )
+    base = ruling.base
+    record = PenaltyRecord.objects.create(
+        tournament=tournament,
+        registration=registration,
+        infraction=infraction,
+        sub_item=sub_item,
+        reason=infraction.code,
+        moment=moment,
+        deferred=deferred,
+        round=tournament_selectors.latest_round(tournament=tournament),
+        issued_in_match=match,
+        issued_in_game=match.games.count() + 1 if match else None,
+        issued_by=issued_by,
+        base_rank=base,
+        issued_rank=decision.rank,
+        rank=decision.rank,
+        because=decision.because,
+        explanation=decision.explanation,
+        repeat_of_id=decision.repeat_of,
+        applies_to=ruling.applies_to,
+        status=RecordStatus.AWAITING_HEAD_JUDGE if needs_head_judge else RecordStatus.IN_FORCE,
+        note=note.strip(),
+        client_key=client_key,
+    )
+    _log(
+        record,
+        ChangeKind.REQUESTED if needs_head_judge else ChangeKind.ISSUED,
+        author=issued_by,
+        from_rank=None,
+        from_status="",
+    )
+    if not needs_head_judge:
+        _take_effect(record, match)
+    return PenaltyOutcome(record=record)
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """What an infraction would become for this player now, before anything is written."""
+
+    infraction: Infraction
+    base: Rank
+    decision: stacking.IssueDecision
+    applies_to: str
+    needs_head_judge: bool
+
+    @property
+    def rank(self) -> Rank:
+        return self.decision.rank
+
+
+def preview_penalty(
+    *,
+    registration: Registration,
+    infraction_code: str,
+    moment: str,
+    issued_by: AbstractBaseUser,
+    deferred: bool = False,
+    sub_item: str = "",
+) -> Ruling:
+    """The ruling the judge would get if they submitted now; writes nothing, locks nothing.
+
+    The same checks and rules as ``issue_penalty`` run, so the preview and the record agree unless
+    another judge records something for the player in between.
+    """
+    registration = Registration.objects.select_related("tournament", "player").get(
+        pk=registration.pk
+    )
+    match = tournament_selectors.current_match(registration=registration)
+    return _rule(
+        registration=registration,
+        match=match,
+        infraction_code=infraction_code,
+        moment=moment,
+        deferred=deferred,
+        sub_item=sub_item,
+        issued_by=issued_by,
+    )
+
+
+def _rule(
+    *,
+    registration: Registration,
+    match: Match | None,
+    infraction_code: str,
+    moment: str,
+    deferred: bool,
+    sub_item: str,
+    issued_by: AbstractBaseUser,
+) -> Ruling:
+    tournament = registration.tournament
     role = _judge_role(tournament, issued_by)
     _ensure_accepts_penalties(registration)
     infraction = issuable_infraction(tournament=tournament, code=infraction_code)
@@ -127,40 +232,13 @@ def _issue(
     )
     if decision.rank == Rank.SUSPENSION:
         _ensure_may_suspend(tournament, role)
-    needs_head_judge = decision.rank in NEEDS_HEAD_JUDGE and role != StaffRole.HEAD_JUDGE
-    record = PenaltyRecord.objects.create(
-        tournament=tournament,
-        registration=registration,
+    return Ruling(
         infraction=infraction,
-        sub_item=sub_item,
-        reason=infraction.code,
-        moment=moment,
-        deferred=deferred,
-        round=tournament_selectors.latest_round(tournament=tournament),
-        issued_in_match=match,
-        issued_in_game=match.games.count() + 1 if match else None,
-        issued_by=issued_by,
-        base_rank=base,
-        issued_rank=decision.rank,
-        rank=decision.rank,
-        because=decision.because,
-        explanation=decision.explanation,
-        repeat_of_id=decision.repeat_of,
+        base=base,
+        decision=decision,
         applies_to=_applies_to(decision.rank, moment, deferred),
-        status=RecordStatus.AWAITING_HEAD_JUDGE if needs_head_judge else RecordStatus.IN_FORCE,
-        note=note.strip(),
-        client_key=client_key,
+        needs_head_judge=decision.rank in NEEDS_HEAD_JUDGE and role != StaffRole.HEAD_JUDGE,
     )
-    _log(
-        record,
-        ChangeKind.REQUESTED if needs_head_judge else ChangeKind.ISSUED,
-        author=issued_by,
-        from_rank=None,
-        from_status="",
-    )
-    if not needs_head_judge:
-        _take_effect(record, match)
-    return PenaltyOutcome(record=record)
 
 
 def confirm_request(
@@ -198,7 +276,8 @@ def decline_request(
         _ensure_awaiting(record)
         _ensure_reason(reason)
         record.status = RecordStatus.DECLINED
-        record.save(update_fields=["status"])
+        record.revocation_requested = False
+        record.save(update_fields=["status", "revocation_requested"])
         _log(
             record,
             ChangeKind.DECLINED,
@@ -262,7 +341,8 @@ def revoke_penalty(
         _ensure_in_force(record)
         _cancel_pending_loss(record)
         record.status = RecordStatus.REVOKED
-        record.save(update_fields=["status", "loss_cancelled"])
+        record.revocation_requested = False
+        record.save(update_fields=["status", "loss_cancelled", "revocation_requested"])
         _log(
             record,
             ChangeKind.REVOKED,
@@ -275,6 +355,59 @@ def revoke_penalty(
             _lift_suspension(record, reason)
         _refresh_standing(registration)
         return PenaltyOutcome(record=record, dependents=dependents_of(record))
+
+
+def request_revocation(
+    *, record: PenaltyRecord, judge: AbstractBaseUser, reason: str
+) -> PenaltyOutcome:
+    """A judge's undo: ask the head judge to revoke a record. Nothing is revoked or deleted yet."""
+    with transaction.atomic():
+        record = PenaltyRecord.objects.select_for_update().get(pk=record.pk)
+        _judge_role(record.tournament, judge)
+        _ensure_reason(reason)
+        if record.status not in (RecordStatus.IN_FORCE, RecordStatus.AWAITING_HEAD_JUDGE):
+            raise DomainError(
+                "not_in_force", _("Only a penalty in force can be changed; this one is not.")
+            )
+        if record.revocation_requested:
+            raise DomainError(
+                "revocation_already_requested",
+                _("The head judge has already been asked to revoke this record."),
+            )
+        record.revocation_requested = True
+        record.save(update_fields=["revocation_requested"])
+        _log(
+            record,
+            ChangeKind.REVOCATION_REQUESTED,
+            author=judge,
+            from_rank=record.rank,
+            from_status=record.status,
+            reason=reason,
+        )
+        return PenaltyOutcome(record=record)
+
+
+def decline_revocation(
+    *, record: PenaltyRecord, head_judge: AbstractBaseUser, reason: str
+) -> PenaltyOutcome:
+    """The head judge keeps a record a judge asked to revoke."""
+    with transaction.atomic():
+        record = PenaltyRecord.objects.select_for_update().get(pk=record.pk)
+        _ensure_head_judge(record.tournament, head_judge)
+        _ensure_reason(reason)
+        if not record.revocation_requested:
+            raise DomainError("no_revocation_request", _("Nobody asked to revoke this record."))
+        record.revocation_requested = False
+        record.save(update_fields=["revocation_requested"])
+        _log(
+            record,
+            ChangeKind.REVOCATION_DECLINED,
+            author=head_judge,
+            from_rank=record.rank,
+            from_status=record.status,
+            reason=reason,
+        )
+        return PenaltyOutcome(record=record)
 
 
 def dependents_of(record: PenaltyRecord) -> list[PenaltyRecord]:
@@ -337,6 +470,14 @@ class JudgingMatchPolicy:
             for record in oldest.values():
                 record.served_game = game
                 record.save(update_fields=["served_game"])
+
+    def has_waiting_game_loss(self, match: Match) -> bool:
+        """A deferred game loss issued in this match waits for the game after the current one."""
+        return (
+            PenaltyRecord.objects.pending_losses()
+            .filter(issued_in_match=match, applies_to=AppliesTo.NEXT_GAME)
+            .exists()
+        )
 
     def match_ended(self, match: Match) -> None:
         """Rule 5.2 for each player of the match, the first-listed player first."""

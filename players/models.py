@@ -15,6 +15,9 @@ class Player(models.Model):
     name = models.CharField(_("name"), max_length=200)
     membership_id = models.CharField(_("membership id"), max_length=40, unique=True)
     city = models.CharField(_("city"), max_length=120, blank=True)
+    # Name and membership id case-folded in Python: SQLite folds only Latin letters, so a search
+    # for «алиса» would not find «Алиса» with the database's own case-insensitive match.
+    search_text = models.CharField(max_length=260, editable=False, db_index=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -24,6 +27,15 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.membership_id})"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        self.search_text = search_text(self.name, self.membership_id)
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+
+def search_text(*parts: str) -> str:
+    """The form of text that searches compare: case-folded, with «ё» read as «е»."""
+    return " ".join(parts).casefold().replace("ё", "е")
 
 
 class MembershipSuspensionQuerySet(models.QuerySet["MembershipSuspension"]):

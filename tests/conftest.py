@@ -19,3 +19,14 @@ def desk(db):
 def _fast_password_hashing(settings):
     # The real hasher is slow by design; tests create many users and prove nothing about hashing.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _shipped_guideline(request):
+    """Tests that commit (live server, threads) flush the tables after them, the data migration's
+    guideline edition with them; the next such test loads it again."""
+    if {"transactional_db", "live_server"} & set(request.fixturenames):
+        from judging.editions import load_edition
+
+        request.getfixturevalue("transactional_db")
+        load_edition()

@@ -18,6 +18,9 @@ class MatchPolicy(Protocol):
     def match_ended(self, match: "Match") -> None:
         """Apply what the rules do at the end of a match (stacking)."""
 
+    def has_waiting_game_loss(self, match: "Match") -> bool:
+        """Whether a loss of this match waits for a game after the current one."""
+
 
 class _NoPolicy:
     def settle(self, match: "Match") -> None:
@@ -25,6 +28,9 @@ class _NoPolicy:
 
     def match_ended(self, match: "Match") -> None:
         return None
+
+    def has_waiting_game_loss(self, match: "Match") -> bool:
+        return False
 
 
 _policy: MatchPolicy = _NoPolicy()

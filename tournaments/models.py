@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from players.models import Player
 
@@ -38,7 +39,7 @@ class TournamentStatus(models.TextChoices):
 
 
 class Tournament(models.Model):
-    name = models.CharField(_("name"), max_length=200)
+    name = models.CharField(pgettext_lazy("title of a thing", "name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
     date = models.DateField(_("date"))
     venue = models.CharField(_("venue"), max_length=200, blank=True)
@@ -48,6 +49,10 @@ class Tournament(models.Model):
     )
     uses_decklists = models.BooleanField(_("deck lists are used"))
     best_of = models.PositiveSmallIntegerField(_("games in a match (best of)"), default=3)
+    rounds_planned = models.PositiveSmallIntegerField(
+        _("Swiss rounds"), null=True, blank=True, help_text=_("Empty: suggested from the players.")
+    )
+    round_minutes = models.PositiveSmallIntegerField(_("round length, minutes"), default=50)
     head_judge_is_official = models.BooleanField(
         _("the head judge is an official representative of ООО «Мир Хобби»"), default=False
     )
@@ -144,6 +149,28 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return str(self.player.name)
+
+
+class RoundDraft(models.Model):
+    """Pairings generated for the next round that the organiser may still swap before publishing.
+
+    ``pairings`` is a list of ``[registration_id, registration_id or null]`` in table order.
+    """
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="round_draft"
+    )
+    number = models.PositiveSmallIntegerField()
+    pairings = models.JSONField(default=list)
+    seed = models.BigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("round draft")
+        verbose_name_plural = _("round drafts")
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.number}"
 
 
 class Round(models.Model):

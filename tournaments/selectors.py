@@ -1,8 +1,22 @@
 """Reads about tournaments, their staff, rounds and matches."""
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from dataclasses import dataclass
 
-from tournaments.models import Match, Registration, Round, Staff, StaffRole, Tournament
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, F, Prefetch, Q
+
+from tournaments.models import (
+    Game,
+    Match,
+    Registration,
+    RegistrationStatus,
+    Round,
+    RoundDraft,
+    Staff,
+    StaffRole,
+    Tournament,
+)
+from tournaments.standings import MatchResult, Standing, compute_standings
 
 
 def staff_roles(*, tournament: Tournament, user: AbstractBaseUser | AnonymousUser) -> set[str]:
@@ -40,3 +54,198 @@ def current_match(*, registration: Registration) -> Match | None:
 
 def latest_match_between(*, first: Registration, second: Registration) -> Match | None:
     return Match.objects.of(first).of(second).order_by("-round__number", "-id").first()
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    """A standings row with the registration it belongs to and the marks the table shows."""
+
+    standing: Standing
+    registration: Registration
+    disqualified: bool
+    dropped: bool
+    prize_eligible: bool
+
+
+def standings(*, tournament: Tournament, through_round: int | None = None) -> list[StandingRow]:
+    """The standings after every ended match, or after round ``through_round`` and those before.
+
+    Two queries whatever the number of players or rounds: the registrations with their players,
+    and the ended matches as plain tuples. Matches in progress do not count yet; byes are ended
+    from the start and count at once. Dropped and disqualified players keep their rows.
+    """
+    registrations = {
+        registration.pk: registration
+        for registration in Registration.objects.filter(tournament=tournament).select_related(
+            "player"
+        )
+    }
+    matches = Match.objects.filter(round__tournament=tournament, ended_at__isnull=False)
+    if through_round is not None:
+        matches = matches.filter(round__number__lte=through_round)
+    rows = matches.order_by("round__number", "id").values_list(
+        "round__number",
+        "player1_id",
+        "player2_id",
+        "player1_wins",
+        "player2_wins",
+        "draws",
+        "player1_lost_by_penalty",
+        "player2_lost_by_penalty",
+    )
+    results = [
+        MatchResult(
+            round_number=number,
+            first=first,
+            second=second,
+            first_games=first_games,
+            second_games=second_games,
+            draws=draws,
+            first_lost_by_penalty=first_penalty,
+            second_lost_by_penalty=second_penalty,
+        )
+        for (
+            number,
+            first,
+            second,
+            first_games,
+            second_games,
+            draws,
+            first_penalty,
+            second_penalty,
+        ) in rows
+    ]
+    table = compute_standings(
+        registration_ids=list(registrations), results=results, through_round=through_round
+    )
+    marked: list[StandingRow] = []
+    for standing in table:
+        registration = registrations[standing.registration_id]
+        marked.append(
+            StandingRow(
+                standing=standing,
+                registration=registration,
+                disqualified=registration.status == RegistrationStatus.DISQUALIFIED,
+                dropped=registration.status == RegistrationStatus.DROPPED,
+                prize_eligible=registration.prize_eligible,
+            )
+        )
+    return marked
+
+
+def open_match_count(*, tournament: Tournament) -> int:
+    return Match.objects.filter(round__tournament=tournament).in_progress().count()
+
+
+def registrations_with_players(*, tournament: Tournament) -> list[Registration]:
+    return list(
+        Registration.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("player__name", "player__membership_id")
+    )
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    number: int
+    matches: int
+    open: int
+
+
+def round_summaries(*, tournament: Tournament) -> list[RoundSummary]:
+    rows = (
+        Round.objects.filter(tournament=tournament)
+        .annotate(
+            match_count=Count("matches"),
+            open_count=Count("matches", filter=Q(matches__ended_at__isnull=True)),
+        )
+        .order_by("number")
+    )
+    return [RoundSummary(row.number, row.match_count, row.open_count) for row in rows]
+
+
+@dataclass(frozen=True)
+class DraftRow:
+    table: int | None
+    first: Registration
+    second: Registration | None
+    first_points: int
+    second_points: int | None
+    rematch: bool
+
+
+def draft_rows(*, draft: RoundDraft) -> list[DraftRow]:
+    """The draft's pairings with names, points, and a flag where a hand swap made a rematch."""
+    points = {
+        row.registration.pk: row.standing.points for row in standings(tournament=draft.tournament)
+    }
+    ids = [player for pair in draft.pairings for player in pair if player is not None]
+    registrations = Registration.objects.select_related("player").in_bulk(ids)
+    met = set(
+        Match.objects.filter(round__tournament=draft.tournament, player2__isnull=False).values_list(
+            "player1_id", "player2_id"
+        )
+    )
+    rows = []
+    table = 0
+    for first, second in draft.pairings:
+        if second is not None:
+            table += 1
+        rows.append(
+            DraftRow(
+                table=table if second is not None else None,
+                first=registrations[first],
+                second=registrations.get(second) if second is not None else None,
+                first_points=points.get(first, 0),
+                second_points=points.get(second, 0) if second is not None else None,
+                rematch=(first, second) in met or (second, first) in met,
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    match: Match
+    penalty_games: list[Game]
+
+
+def round_matches(*, round_: Round, only: int | None = None) -> list[MatchRow]:
+    """The round's matches in table order with the games penalties decided (two queries)."""
+    matches = (
+        Match.objects.filter(round=round_)
+        .select_related("round__tournament", "player1__player", "player2__player")
+        .prefetch_related(
+            Prefetch(
+                "games",
+                queryset=Game.objects.filter(decided_by_penalty=True).select_related(
+                    "winner__player"
+                ),
+                to_attr="penalty_games",
+            )
+        )
+        .order_by(F("table").asc(nulls_last=True), "id")
+    )
+    if only is not None:
+        matches = matches.filter(pk=only)
+    return [MatchRow(match=match, penalty_games=match.penalty_games) for match in matches]
+
+
+@dataclass(frozen=True)
+class NameRow:
+    name: str
+    table: int | None
+    opponent: str | None
+
+
+def pairings_by_name(*, round_: Round) -> list[NameRow]:
+    """Each player once, alphabetically, with their table and opponent: for the wall sheet."""
+    rows = []
+    for match in Match.objects.filter(round=round_).select_related(
+        "player1__player", "player2__player"
+    ):
+        second = match.player2.player.name if match.player2_id else None
+        rows.append(NameRow(match.player1.player.name, match.table, second))
+        if second is not None:
+            rows.append(NameRow(second, match.table, match.player1.player.name))
+    return sorted(rows, key=lambda row: row.name.casefold())

@@ -7,6 +7,7 @@ of the registered ``lifecycle`` policy.
 """
 
 import datetime
+import random
 from collections.abc import Iterable, Sequence
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -27,6 +28,7 @@ from tournaments.models import (
     Registration,
     RegistrationStatus,
     Round,
+    RoundDraft,
     Staff,
     StaffRole,
     Tournament,
@@ -276,3 +278,228 @@ def end_match(*, match: Match, reason: str) -> None:
     match.end_reason = reason
     match.save(update_fields=["ended_at", "end_reason"])
     lifecycle.policy().match_ended(match)
+
+
+def update_tournament(*, tournament: Tournament, **fields: object) -> Tournament:
+    """Change the set-up; the level is fixed once play has started (rules.md §1)."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        level = str(fields.get("level", tournament.level))
+        if level != tournament.level and tournament.rounds.exists():
+            raise DomainError(
+                "level_fixed",
+                _("The rules-enforcement level cannot change once the first round is paired."),
+            )
+        for name, value in fields.items():
+            setattr(tournament, name, value)
+        if tournament.level == Level.HIGHEST and not tournament.uses_decklists:
+            raise DomainError(
+                "decklists_required", _("Deck lists are always used at the highest level.")
+            )
+        tournament.full_clean(exclude=["slug"])
+        tournament.save()
+        return tournament
+
+
+def suggested_rounds(player_count: int) -> int:
+    """Swiss rounds that leave one undefeated player: the binary logarithm, rounded up."""
+    rounds = 0
+    while (1 << rounds) < max(player_count, 2):
+        rounds += 1
+    return max(rounds, 1)
+
+
+def create_player(*, name: str, membership_id: str, city: str = "") -> Player:
+    name, membership_id, city = name.strip(), membership_id.strip(), city.strip()
+    if not name or not membership_id:
+        raise DomainError("player_incomplete", _("A player needs a name and a membership id."))
+    existing = Player.objects.filter(membership_id=membership_id).first()
+    if existing is not None:
+        raise DomainError(
+            "membership_id_taken",
+            _("Membership id %(id)s already belongs to %(player)s.")
+            % {"id": membership_id, "player": existing.name},
+        )
+    return Player.objects.create(name=name, membership_id=membership_id, city=city)
+
+
+def drop_player(*, registration: Registration) -> Registration:
+    """The player leaves of their own will: no further pairings; results and penalties stay."""
+    with transaction.atomic():
+        registration = lock_registrations([registration.pk])[registration.pk]
+        if registration.status != RegistrationStatus.PLAYING:
+            raise DomainError(
+                "not_playing",
+                _("%(player)s is no longer playing.") % {"player": registration.player.name},
+            )
+        registration.dropped_at = timezone.now()
+        registration.status = RegistrationStatus.DROPPED
+        registration.save(update_fields=["dropped_at", "status"])
+        return registration
+
+
+def finish_tournament(*, tournament: Tournament) -> Tournament:
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if Match.objects.filter(round__tournament=tournament).in_progress().exists():
+            raise DomainError(
+                "round_in_progress", _("A match of the current round has not ended yet.")
+            )
+        tournament.status = TournamentStatus.FINISHED
+        tournament.save(update_fields=["status"])
+        return tournament
+
+
+def enter_result(*, match: Match, player1_wins: int, player2_wins: int, draws: int = 0) -> Match:
+    """Record a whole match result at once; the match ends with it.
+
+    Games already recorded (by play or by penalty) are kept: the result must include them, and it
+    must fit the best-of rule. The missing games are added, then the match ends, so stacking runs.
+    """
+    with transaction.atomic():
+        match = _lock_match(match)
+        _ensure_playable(match)
+        tournament = match.round.tournament
+        wanted = (player1_wins, player2_wins, draws)
+        if min(wanted) < 0:
+            raise DomainError("bad_result", _("Games cannot be negative."))
+        have = (match.player1_wins, match.player2_wins, match.draws)
+        if any(new < old for new, old in zip(wanted, have, strict=True)):
+            raise DomainError(
+                "result_contradicts_games",
+                _(
+                    "Games already recorded stand at %(first)s–%(second)s with %(draws)s drawn "
+                    "(including games decided by penalties); the result must include them."
+                )
+                % {"first": have[0], "second": have[1], "draws": have[2]},
+            )
+        if sum(wanted) > tournament.best_of:
+            raise DomainError(
+                "too_many_games",
+                _("A match has at most %(count)s games.") % {"count": tournament.best_of},
+            )
+        if player1_wins >= tournament.wins_needed and player2_wins >= tournament.wins_needed:
+            raise DomainError("both_won", _("Only one player can reach the wins needed."))
+        if lifecycle.policy().has_waiting_game_loss(match):
+            raise DomainError(
+                "enter_games_one_by_one",
+                _(
+                    "A player of this match has a game loss waiting for the next game; record "
+                    "this match game by game so that it lands on the right game."
+                ),
+            )
+        first_games = [match.player1] * (player1_wins - have[0])
+        second_games = [match.player2] * (player2_wins - have[1])
+        # Draws, then the games of the player with fewer wins, so that the match cannot end on
+        # the wins needed before every game of the result is in.
+        decisive = sorted([first_games, second_games], key=len)
+        additions = [None] * (draws - have[2]) + decisive[0] + decisive[1]
+        for winner in additions:
+            add_game(match=match, winner=winner, decided_by_penalty=False)
+        if not match.has_ended:
+            end_match(match=match, reason=MatchEnd.TIME_CALLED)
+        return match
+
+
+def draft_next_round(*, tournament: Tournament, seed: int | None = None) -> RoundDraft:
+    """Generate Swiss pairings for the next round as a draft the organiser can still change."""
+    from tournaments.pairing import Entrant, PairingImpossible, pair_swiss
+    from tournaments.selectors import standings
+
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        _ensure_next_round_possible(tournament)
+        number = (tournament.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
+        opponents: dict[int, set[int]] = {}
+        byes: set[int] = set()
+        for first, second in Match.objects.filter(round__tournament=tournament).values_list(
+            "player1_id", "player2_id"
+        ):
+            if second is None:
+                byes.add(first)
+                continue
+            opponents.setdefault(first, set()).add(second)
+            opponents.setdefault(second, set()).add(first)
+        entrants = [
+            Entrant(
+                id=row.registration.pk,
+                points=row.standing.points,
+                rank=row.standing.position,
+                opponents=frozenset(opponents.get(row.registration.pk, ())),
+                had_bye=row.registration.pk in byes,
+            )
+            for row in standings(tournament=tournament)
+            if row.registration.status == RegistrationStatus.PLAYING
+        ]
+        if len(entrants) < 2:
+            raise DomainError("too_few_players", _("At least two players are needed to pair."))
+        seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
+        try:
+            pairings = pair_swiss(entrants=entrants, round_number=number, seed=seed)
+        except PairingImpossible as error:
+            raise DomainError(
+                "pairing_impossible",
+                _("No pairing without rematches exists; pair this round by hand."),
+            ) from error
+        draft, _created = RoundDraft.objects.update_or_create(
+            tournament=tournament,
+            defaults={
+                "number": number,
+                "seed": seed,
+                "pairings": [[pairing.first, pairing.second] for pairing in pairings],
+            },
+        )
+        return draft
+
+
+def swap_in_draft(*, tournament: Tournament, first: int, second: int) -> RoundDraft:
+    """Exchange two players' seats in the draft (a bye seat included)."""
+    with transaction.atomic():
+        draft = RoundDraft.objects.select_for_update().filter(tournament=tournament).first()
+        if draft is None:
+            raise DomainError("no_draft", _("There are no draft pairings to change."))
+        seats = [list(pair) for pair in draft.pairings]
+        places = {
+            player: (table, seat)
+            for table, pair in enumerate(seats)
+            for seat, player in enumerate(pair)
+            if player is not None
+        }
+        if first not in places or second not in places or first == second:
+            raise DomainError("not_in_draft", _("Choose two different players of the draft."))
+        (t1, s1), (t2, s2) = places[first], places[second]
+        seats[t1][s1], seats[t2][s2] = second, first
+        if any(pair[0] == pair[1] for pair in seats):
+            raise DomainError("paired_twice", _("A player cannot play against themselves."))
+        draft.pairings = seats
+        draft.save(update_fields=["pairings"])
+        return draft
+
+
+def publish_draft(*, tournament: Tournament) -> Round:
+    """Start the drafted round: matches are created and pending losses served."""
+    with transaction.atomic():
+        draft = RoundDraft.objects.select_for_update().filter(tournament=tournament).first()
+        if draft is None:
+            raise DomainError("no_draft", _("There are no draft pairings to publish."))
+        registrations = Registration.objects.in_bulk(
+            [player for pair in draft.pairings for player in pair if player is not None]
+        )
+        pairings = []
+        for first, second in draft.pairings:
+            if first not in registrations or (second is not None and second not in registrations):
+                raise DomainError("stale_draft", _("The draft is out of date; generate it again."))
+            pairings.append(
+                (registrations[first], registrations[second] if second is not None else None)
+            )
+        new_round = pair_round(tournament=tournament, pairings=pairings)
+        # A draft is a working copy, not a judge's record: once published it has served.
+        draft.delete()
+        return new_round
+
+
+def _ensure_next_round_possible(tournament: Tournament) -> None:
+    if tournament.status == TournamentStatus.FINISHED:
+        raise DomainError("tournament_finished", _("The tournament has finished."))
+    if Match.objects.filter(round__tournament=tournament).in_progress().exists():
+        raise DomainError("round_in_progress", _("A match of the current round has not ended yet."))

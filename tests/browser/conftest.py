@@ -1,0 +1,60 @@
+"""Browser tests: Debian's Chromium driven by Playwright, at a tablet's size, against the app."""
+
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+TABLET = {"width": 800, "height": 1280}
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(CHROMIUM),
+        "headless": True,
+        # Without these Chromium keeps calling home, which this closed network refuses.
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": TABLET, "locale": "ru-RU"}
+
+
+@pytest.fixture
+def screenshot():
+    """Save a screenshot under docs/screenshots/ for the README."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name):
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+    return take
+
+
+def sign_in(page, live_server, username, password="desk-pass-123"):
+    page.goto(f"{live_server.url}/login/")
+    page.get_by_label("Логин").fill(username)
+    page.get_by_label("Пароль").fill(password)
+    page.get_by_role("button", name="Войти").click()
+    page.wait_for_url(f"{live_server.url}/")
+
+
+@pytest.fixture(autouse=True)
+def _short_timeouts(page):
+    # The app answers in milliseconds; a missing element should fail the test quickly.
+    page.set_default_timeout(8000)
+    page.set_default_navigation_timeout(15000)

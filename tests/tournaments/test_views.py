@@ -1,0 +1,292 @@
+"""The organiser's screens through the test client: roles, HTMX fragments, plain POSTs."""
+
+import pytest
+from django.urls import reverse
+
+from players.models import Player
+from tests.factories import Desk, PlayerFactory, UserFactory
+from tournaments.models import Match, Registration, RegistrationStatus, StaffRole, Tournament
+
+
+def url(name, desk, *args):
+    return reverse(f"tournaments:{name}", args=[desk.tournament.slug, *args])
+
+
+@pytest.fixture
+def organiser(client, desk):
+    client.force_login(desk.organiser)
+    return client
+
+
+def test_a_signed_out_visitor_is_sent_to_the_login_page(client, desk):
+    response = client.get(url("detail", desk))
+
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("login"))
+
+
+def test_the_login_page_speaks_russian(client, db):
+    response = client.get(reverse("login"))
+
+    assert "Вход" in response.content.decode()
+
+
+def test_someone_not_on_the_staff_sees_nothing(client, desk):
+    client.force_login(UserFactory())
+
+    for name in ("detail", "registrations", "rounds", "standings", "settings"):
+        assert client.get(url(name, desk)).status_code == 404
+
+
+def test_a_floor_judge_may_not_change_the_set_up(client, desk):
+    client.force_login(desk.floor)
+
+    response = client.get(url("settings", desk))
+
+    assert response.status_code == 403
+    assert "организатор" in response.content.decode()
+
+
+def test_creating_a_tournament_makes_the_creator_its_organiser(client, db):
+    user = UserFactory()
+    client.force_login(user)
+
+    response = client.post(
+        reverse("tournaments:create"),
+        {
+            "slug": "cup-1",
+            "name": "Кубок",
+            "date": "2026-12-12",
+            "venue": "",
+            "level": "highest",
+            "format": "constructed",
+            "best_of": 3,
+            "round_minutes": 50,
+        },
+    )
+
+    tournament = Tournament.objects.get(slug="cup-1")
+    assert response.status_code == 302
+    assert tournament.uses_decklists  # forced on at the highest level
+    assert tournament.staff.get().role == StaffRole.ORGANISER
+
+
+def test_settings_save_through_htmx_returns_the_form_fragment(organiser, desk):
+    data = {
+        "name": "Новое имя",
+        "date": "2026-12-06",
+        "venue": "Клуб",
+        "level": "amateur",
+        "format": "draft",
+        "uses_decklists": "on",
+        "best_of": 1,
+        "rounds_planned": 4,
+        "round_minutes": 40,
+    }
+
+    response = organiser.post(url("settings", desk), data, HTTP_HX_REQUEST="true")
+
+    desk.tournament.refresh_from_db()
+    body = response.content.decode()
+    assert body.lstrip().startswith('<form id="settings-form"')
+    assert "Настройки сохранены" in body
+    assert (desk.tournament.name, desk.tournament.best_of, desk.tournament.format) == (
+        "Новое имя",
+        1,
+        "draft",
+    )
+
+
+def test_an_invalid_setting_is_shown_and_changes_nothing(organiser, desk):
+    response = organiser.post(
+        url("settings", desk),
+        {"name": "", "date": "x", "level": "amateur", "best_of": 9},
+        HTTP_HX_REQUEST="true",
+    )
+
+    desk.tournament.refresh_from_db()
+    assert response.status_code == 200
+    assert 'class="field invalid"' in response.content.decode()
+    assert desk.tournament.best_of == 3
+
+
+def test_adding_a_staff_member_creates_the_account(organiser, desk):
+    response = organiser.post(
+        url("staff", desk),
+        {
+            "username": "newjudge",
+            "role": "floor_judge",
+            "full_name": "Новый",
+            "password": "secret-123",
+        },
+        HTTP_HX_REQUEST="true",
+    )
+
+    assert "newjudge" in response.content.decode()
+    assert desk.tournament.staff.filter(user__username="newjudge", role="floor_judge").exists()
+
+
+def test_registering_a_new_player_and_searching_the_registry(organiser, desk):
+    response = organiser.post(
+        url("registration-add", desk),
+        {"name": "Ярослав", "membership_id": "BH-77", "city": "Омск"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert "Ярослав" in response.content.decode()
+    assert Registration.objects.filter(tournament=desk.tournament, player__name="Ярослав").exists()
+
+    PlayerFactory(name="Святослав", membership_id="BH-88")
+    found = organiser.get(url("player-search", desk), {"q": "слав"}).content.decode()
+    assert "Святослав" in found
+    assert "Ярослав" not in found  # already registered here
+
+
+def test_a_membership_id_that_belongs_to_someone_else_is_refused(organiser, desk):
+    PlayerFactory(name="Пётр", membership_id="BH-1")
+
+    response = organiser.post(
+        url("registration-add", desk),
+        {"name": "Павел", "membership_id": "BH-1"},
+        HTTP_HX_REQUEST="true",
+    )
+
+    assert "BH-1 уже принадлежит игроку Пётр" in response.content.decode()
+    assert not Player.objects.filter(name="Павел").exists()
+
+
+def test_csv_import_reports_every_bad_row_and_imports_nothing(organiser, desk):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    content = "Имя;Членский номер;Город\nАнна;BH-500;Москва\n;BH-501;Тула\nБорис;BH-500;Тверь\n"
+    response = organiser.post(
+        url("registration-import", desk),
+        {"file": SimpleUploadedFile("p.csv", content.encode("cp1251"))},
+    )
+
+    body = response.content.decode()
+    assert "строка 3" in body and "строка 4" in body
+    assert not Player.objects.filter(membership_id="BH-500").exists()
+
+
+def test_csv_import_of_good_rows_registers_everyone(organiser, desk):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    rows = "\n".join(f"Игрок импорта {n},IMP-{n},Москва" for n in range(32))
+    response = organiser.post(
+        url("registration-import", desk),
+        {"file": SimpleUploadedFile("p.csv", ("\ufeff" + rows).encode("utf-8"))},
+    )
+
+    assert response.status_code == 302
+    assert desk.tournament.registrations.count() == 4 + 32
+
+
+def test_dropping_a_player(organiser, desk):
+    registration = desk.players[0]
+
+    response = organiser.post(url("registration-drop", desk, registration.pk))
+
+    registration.refresh_from_db()
+    assert response.status_code == 302
+    assert registration.status == RegistrationStatus.DROPPED
+
+
+def test_draft_swap_and_publish_a_round(organiser, desk):
+    organiser.post(url("round-draft", desk))
+    draft = desk.tournament.round_draft
+    first, second = draft.pairings[0][0], draft.pairings[1][0]
+
+    organiser.post(url("round-swap", desk), {"first": first, "second": second})
+    draft.refresh_from_db()
+    assert draft.pairings[1][0] == first
+
+    response = organiser.post(url("round-publish", desk))
+
+    assert response.status_code == 302
+    assert Match.objects.filter(round__tournament=desk.tournament).count() == 2
+    assert (
+        not Tournament.objects.get(pk=desk.tournament.pk)
+        .__class__.objects.filter(round_draft__isnull=False, pk=desk.tournament.pk)
+        .exists()
+    )
+
+
+def test_entering_a_result_returns_the_row(client, desk):
+    desk.pair((0, 1), (2, 3))
+    match = desk.match_of(0)
+    client.force_login(desk.floor)
+
+    response = client.post(
+        url("match-result", desk, match.pk),
+        {"player1_wins": 2, "player2_wins": 1, "draws": 0},
+        HTTP_HX_REQUEST="true",
+    )
+
+    match.refresh_from_db()
+    body = response.content.decode()
+    assert body.lstrip().startswith(f'<tr id="match-row-{match.pk}"')
+    assert "<strong>2–1</strong>" in body
+    assert (match.player1_wins, match.player2_wins, match.end_reason) == (2, 1, "wins_needed")
+
+
+def test_a_result_that_contradicts_a_penalty_game_is_refused(client, desk):
+    desk.pair((0, 1), (2, 3))
+    desk.issue(0, "1.1")
+    desk.issue(0, "1.1")  # repeat: a game loss, game 1 goes to the opponent
+    match = desk.match_of(0)
+    client.force_login(desk.floor)
+
+    response = client.post(
+        url("match-result", desk, match.pk),
+        {"player1_wins": 2, "player2_wins": 0, "draws": 0},
+        HTTP_HX_REQUEST="true",
+    )
+
+    match.refresh_from_db()
+    assert "результат должен их включать" in response.content.decode()
+    assert (match.player1_wins, match.player2_wins, match.ended_at) == (0, 1, None)
+
+
+def test_a_result_over_the_best_of_is_refused(client, desk):
+    desk.pair((0, 1), (2, 3))
+    match = desk.match_of(0)
+    client.force_login(desk.head)
+
+    client.post(url("match-result", desk, match.pk), {"player1_wins": 2, "player2_wins": 2})
+
+    match.refresh_from_db()
+    assert match.ended_at is None
+
+
+@pytest.mark.parametrize("name", ["registrations", "standings", "rounds"])
+def test_list_screens_answer_in_a_constant_number_of_queries(
+    client, db, django_assert_max_num_queries, name
+):
+    counts = []
+    for players in (2, 6):
+        desk = Desk.create(players=players)
+        desk.pair(*[(i, i + 1) for i in range(0, players, 2)])
+        client.force_login(desk.organiser)
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url(name, desk)).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
+
+
+def test_the_round_page_answers_in_a_constant_number_of_queries(client, db):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for players in (2, 6):
+        desk = Desk.create(players=players)
+        desk.pair(*[(i, i + 1) for i in range(0, players, 2)])
+        client.force_login(desk.organiser)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url("round", desk, 1)).status_code == 200
+            assert client.get(url("round", desk, 1), {"order": "name"}).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]

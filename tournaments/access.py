@@ -1,0 +1,86 @@
+"""Who may see and do what in a tournament: every tournament view goes through here.
+
+A user who is not on a tournament's staff gets "not found", so nothing of another tournament is
+revealed; a staff member without the role a page needs gets "not allowed" with the reason.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Concatenate, ParamSpec
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+
+from tournaments.models import StaffRole, Tournament
+from tournaments.selectors import staff_roles
+
+JUDGES = (StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE)
+RESULT_KEEPERS = (StaffRole.ORGANISER, StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE)
+REPORT_READERS = (StaffRole.ORGANISER, StaffRole.HEAD_JUDGE)
+
+P = ParamSpec("P")
+
+
+@dataclass(frozen=True)
+class Access:
+    tournament: Tournament
+    roles: frozenset[str]
+
+    @property
+    def is_organiser(self) -> bool:
+        return StaffRole.ORGANISER in self.roles
+
+    @property
+    def is_head_judge(self) -> bool:
+        return StaffRole.HEAD_JUDGE in self.roles
+
+    @property
+    def is_judge(self) -> bool:
+        return bool(self.roles & set(JUDGES))
+
+    @property
+    def keeps_results(self) -> bool:
+        return bool(self.roles & set(RESULT_KEEPERS))
+
+    @property
+    def reads_report(self) -> bool:
+        return bool(self.roles & set(REPORT_READERS))
+
+
+def tournament_access(request: HttpRequest, slug: str, allowed: tuple[str, ...]) -> Access:
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None:
+        raise Http404
+    roles = frozenset(staff_roles(tournament=tournament, user=request.user))
+    if not roles:
+        raise Http404
+    if allowed and not roles & set(allowed):
+        names = ", ".join(str(StaffRole(role).label).lower() for role in allowed)
+        raise PermissionDenied(_("This page is for: %(roles)s.") % {"roles": names})
+    return Access(tournament=tournament, roles=roles)
+
+
+def staff_view(
+    *allowed: str,
+) -> Callable[
+    [Callable[Concatenate[HttpRequest, Access, P], HttpResponse]],
+    Callable[..., HttpResponse],
+]:
+    """Decorate a view taking ``(request, access, ...)``; the URL passes the tournament slug."""
+
+    def decorator(
+        view: Callable[Concatenate[HttpRequest, Access, P], HttpResponse],
+    ) -> Callable[..., HttpResponse]:
+        @login_required
+        @wraps(view)
+        def wrapped(
+            request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs
+        ) -> HttpResponse:
+            return view(request, tournament_access(request, slug, allowed), *args, **kwargs)
+
+        return wrapped
+
+    return decorator

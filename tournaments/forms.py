@@ -1,0 +1,118 @@
+"""Forms of the organiser's screens; they validate input only, the services decide."""
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Level, StaffRole, Tournament
+
+
+class TournamentForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "date",
+            "venue",
+            "level",
+            "format",
+            "uses_decklists",
+            "best_of",
+            "rounds_planned",
+            "round_minutes",
+            "head_judge_is_official",
+        ]
+        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["uses_decklists"].required = False
+        self.fields["uses_decklists"].help_text = _(
+            "Off by default at the amateur level, on at the professional level, always on at "
+            "the highest."
+        )
+        self.fields["best_of"].widget.attrs.update({"min": 1, "max": 7})
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        if data.get("level") == Level.HIGHEST and not data.get("uses_decklists"):
+            # Deck lists cannot be switched off at the highest level; say so instead of failing.
+            data["uses_decklists"] = True
+        best_of = data.get("best_of")
+        if isinstance(best_of, int) and not 1 <= best_of <= 7:
+            self.add_error("best_of", _("Best of 1 to 7 games."))
+        return data
+
+
+class NewTournamentForm(TournamentForm):
+    slug = forms.SlugField(
+        label=_("Short address"),
+        help_text=_("Latin letters, digits and hyphens, e.g. cup-2026-12."),
+        max_length=80,
+    )
+
+    class Meta(TournamentForm.Meta):
+        fields = ["slug", *TournamentForm.Meta.fields]
+
+    def clean_slug(self) -> str:
+        slug = self.cleaned_data["slug"]
+        if Tournament.objects.filter(slug=slug).exists():
+            raise forms.ValidationError(_("A tournament with this address already exists."))
+        return slug
+
+
+class StaffForm(forms.Form):
+    username = forms.CharField(label=_("Login"), max_length=150)
+    role = forms.ChoiceField(label=_("Role"), choices=StaffRole.choices)
+    full_name = forms.CharField(
+        label=_("Full name"),
+        max_length=150,
+        required=False,
+        help_text=_("For a new account only."),
+    )
+    password = forms.CharField(
+        label=_("Password"),
+        required=False,
+        widget=forms.PasswordInput,
+        help_text=_("For a new account only: at least 8 characters."),
+    )
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        username = str(data.get("username", "")).strip()
+        exists = get_user_model().objects.filter(username=username).exists()
+        if username and not exists and len(str(data.get("password") or "")) < 8:
+            self.add_error(
+                "password",
+                _(
+                    "There is no such login yet; give a password of at least 8 characters to "
+                    "create it."
+                ),
+            )
+        return data
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=200)
+    membership_id = forms.CharField(label=_("Membership id"), max_length=40)
+    city = forms.CharField(label=_("City"), max_length=120, required=False)
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_(
+            "Columns: name, membership id, city. Comma or semicolon; UTF-8 or Windows-1251."
+        ),
+    )
+
+
+class ResultForm(forms.Form):
+    player1_wins = forms.IntegerField(min_value=0, max_value=7)
+    player2_wins = forms.IntegerField(min_value=0, max_value=7)
+    draws = forms.IntegerField(min_value=0, max_value=7, required=False, initial=0)
+
+
+class SwapForm(forms.Form):
+    first = forms.IntegerField()
+    second = forms.IntegerField()

@@ -1,0 +1,150 @@
+"""Bulk registration from a CSV file: name, membership id, city.
+
+The whole file is checked first and every bad row is reported with its line number; only a file
+without a single bad row is imported, in one transaction, so a half-imported list never happens.
+"""
+
+import csv
+import datetime
+import io
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from players.models import Player
+from players.selectors import suspension_in_force
+from tournaments.models import Registration, Tournament
+
+HEADER_WORDS = {"name", "имя", "игрок", "фио", "membership", "членский", "номер", "id"}
+MAX_FILE_BYTES = 2_000_000
+
+
+@dataclass
+class ImportReport:
+    imported: int = 0
+    errors: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def decode(content: bytes) -> str:
+    """UTF-8 (with or without the BOM spreadsheets add), else the Windows Cyrillic code page."""
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return content.decode("cp1251")
+
+
+def parse_rows(text: str) -> list[tuple[int, list[str]]]:
+    """Rows with their line numbers; the delimiter is sniffed, a header row is skipped."""
+    sample = text[:4096]
+    try:
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    rows = []
+    first = True
+    for number, row in enumerate(csv.reader(io.StringIO(text), dialect), start=1):
+        cells = [cell.strip() for cell in row]
+        if not any(cells):
+            continue
+        if first and _looks_like_header(cells):
+            first = False
+            continue
+        first = False
+        rows.append((number, cells))
+    return rows
+
+
+def _looks_like_header(cells: list[str]) -> bool:
+    """A first row of column titles: known words, and no digits where the membership id goes."""
+    words = {word for cell in cells for word in cell.lower().replace("_", " ").split()}
+    id_cell = cells[1] if len(cells) > 1 else ""
+    return bool(words & HEADER_WORDS) and not any(char.isdigit() for char in id_cell)
+
+
+def import_players(*, tournament: Tournament, content: bytes) -> ImportReport:
+    report = ImportReport()
+    if len(content) > MAX_FILE_BYTES:
+        report.errors.append((0, _("The file is too large (at most 2 MB).")))
+        return report
+    try:
+        rows = parse_rows(decode(content))
+    except (UnicodeDecodeError, csv.Error) as error:
+        report.errors.append((0, _("The file cannot be read as CSV: %(error)s") % {"error": error}))
+        return report
+    if not rows:
+        report.errors.append((0, _("The file has no players.")))
+        return report
+    seen: dict[str, int] = {}
+    known = {
+        player.membership_id: player
+        for player in Player.objects.filter(
+            membership_id__in=[c[1] for _n, c in rows if len(c) > 1]
+        )
+    }
+    registered = set(
+        Registration.objects.filter(tournament=tournament).values_list(
+            "player__membership_id", flat=True
+        )
+    )
+    today = timezone.localdate()
+    plan: list[tuple[str, str, str]] = []
+    for number, cells in rows:
+        problem = _row_problem(cells, seen, known, registered, today, number)
+        if problem:
+            report.errors.append((number, problem))
+            continue
+        name, membership_id = cells[0], cells[1]
+        city = cells[2] if len(cells) > 2 else ""
+        seen[membership_id] = number
+        plan.append((name, membership_id, city))
+    if report.errors:
+        return report
+    with transaction.atomic():
+        for name, membership_id, city in plan:
+            player = known.get(membership_id) or Player.objects.create(
+                name=name, membership_id=membership_id, city=city
+            )
+            Registration.objects.create(tournament=tournament, player=player)
+    report.imported = len(plan)
+    return report
+
+
+def _row_problem(
+    cells: list[str],
+    seen: dict[str, int],
+    known: dict[str, Player],
+    registered: set[str],
+    today: datetime.date,
+    number: int,
+) -> str:
+    if len(cells) < 2 or not cells[0] or not cells[1]:
+        return _("a row needs a name and a membership id")
+    if len(cells) > 3:
+        return _("too many columns: expected name, membership id, city")
+    name, membership_id = cells[0], cells[1]
+    if len(name) > 200 or len(membership_id) > 40:
+        return _("the name or the membership id is too long")
+    if membership_id in seen:
+        return _("membership id %(id)s is already on line %(line)s") % {
+            "id": membership_id,
+            "line": seen[membership_id],
+        }
+    player = known.get(membership_id)
+    if player is not None and player.name.casefold() != name.casefold():
+        return _("membership id %(id)s belongs to %(player)s") % {
+            "id": membership_id,
+            "player": player.name,
+        }
+    if membership_id in registered:
+        return _("%(player)s is already registered") % {"player": name}
+    if player is not None:
+        suspension = suspension_in_force(player=player, day=today)
+        if suspension is not None:
+            return _("%(player)s's membership is suspended") % {"player": name}
+    return ""

@@ -1,0 +1,30 @@
+from django.urls import path
+
+from tournaments import views
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("new/", views.tournament_create, name="create"),
+    path("<slug:slug>/", views.tournament_detail, name="detail"),
+    path("<slug:slug>/settings/", views.tournament_settings, name="settings"),
+    path("<slug:slug>/finish/", views.tournament_finish, name="finish"),
+    path("<slug:slug>/staff/", views.staff_list, name="staff"),
+    path("<slug:slug>/staff/<int:staff_id>/remove/", views.staff_remove, name="staff-remove"),
+    path("<slug:slug>/players/", views.registration_list, name="registrations"),
+    path("<slug:slug>/players/search/", views.player_search, name="player-search"),
+    path("<slug:slug>/players/add/", views.registration_add, name="registration-add"),
+    path("<slug:slug>/players/import/", views.registration_import, name="registration-import"),
+    path(
+        "<slug:slug>/players/<int:registration_id>/drop/",
+        views.registration_drop,
+        name="registration-drop",
+    ),
+    path("<slug:slug>/rounds/", views.round_list, name="rounds"),
+    path("<slug:slug>/rounds/draft/", views.round_draft, name="round-draft"),
+    path("<slug:slug>/rounds/swap/", views.round_swap, name="round-swap"),
+    path("<slug:slug>/rounds/publish/", views.round_publish, name="round-publish"),
+    path("<slug:slug>/rounds/<int:number>/", views.round_detail, name="round"),
+    path("<slug:slug>/matches/<int:match_id>/result/", views.match_result, name="match-result"),
+    path("<slug:slug>/standings/", views.standings, name="standings"),
+]

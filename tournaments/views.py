@@ -1,0 +1,436 @@
+"""The organiser's and scorekeeper's screens: set-up, staff, players, rounds, results, standings.
+
+Views are thin: they check the role (``access.staff_view``), validate the form, call a service and
+render. An HTMX request gets the updated fragment back; a plain POST gets a message and a redirect,
+so every screen also works without JavaScript.
+"""
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from players.models import Player, search_text
+from tournaments import selectors, services
+from tournaments.access import RESULT_KEEPERS, Access, staff_view
+from tournaments.errors import DomainError
+from tournaments.forms import (
+    ImportForm,
+    NewTournamentForm,
+    PlayerForm,
+    ResultForm,
+    StaffForm,
+    SwapForm,
+    TournamentForm,
+)
+from tournaments.models import (
+    Match,
+    Registration,
+    RoundDraft,
+    Staff,
+    StaffRole,
+    Tournament,
+)
+from tournaments.player_import import import_players
+
+ORGANISER = StaffRole.ORGANISER
+
+
+def _done(
+    request: HttpRequest, text: str, url: str, fragment: str, context: dict[str, object]
+) -> HttpResponse:
+    """After a successful POST: the fragment for HTMX, a message and a redirect otherwise."""
+    if request.htmx:
+        context["notice"] = text
+        return render(request, fragment, context)
+    messages.success(request, text)
+    return redirect(url)
+
+
+def _refused(
+    request: HttpRequest, error: DomainError, url: str, fragment: str, context: dict[str, object]
+) -> HttpResponse:
+    if request.htmx:
+        context["error"] = error.message
+        return render(request, fragment, context)
+    messages.error(request, str(error.message))
+    return redirect(url)
+
+
+@login_required
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    form = NewTournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            with transaction.atomic():
+                tournament = services.create_tournament(
+                    name=data["name"],
+                    slug=data["slug"],
+                    date=data["date"],
+                    level=data["level"],
+                    uses_decklists=data["uses_decklists"],
+                    best_of=data["best_of"],
+                    head_judge_is_official=data["head_judge_is_official"],
+                    venue=data["venue"],
+                    format=data["format"],
+                )
+                services.update_tournament(
+                    tournament=tournament,
+                    rounds_planned=data["rounds_planned"],
+                    round_minutes=data["round_minutes"],
+                )
+                services.add_staff(tournament=tournament, user=request.user, role=ORGANISER)
+        except DomainError as error:
+            form.add_error(None, str(error.message))
+        else:
+            messages.success(
+                request, _("The tournament is created. Now add the staff and players.")
+            )
+            return redirect("tournaments:detail", slug=tournament.slug)
+    return render(request, "tournaments/tournament_create.html", {"form": form})
+
+
+@staff_view()
+def tournament_detail(request: HttpRequest, access: Access) -> HttpResponse:
+    tournament = access.tournament
+    latest = selectors.latest_round(tournament=tournament)
+    context = {
+        "access": access,
+        "tournament": tournament,
+        "latest_round": latest,
+        "players": tournament.registrations.count(),
+        "open_matches": selectors.open_match_count(tournament=tournament),
+        "suggested_rounds": services.suggested_rounds(tournament.registrations.count()),
+    }
+    return render(request, "tournaments/tournament_detail.html", context)
+
+
+@staff_view(ORGANISER)
+def tournament_settings(request: HttpRequest, access: Access) -> HttpResponse:
+    tournament = access.tournament
+    form = TournamentForm(request.POST or None, instance=Tournament.objects.get(pk=tournament.pk))
+    context: dict[str, object] = {"access": access, "tournament": tournament, "form": form}
+    fragment = "tournaments/tournament_settings.html#settings-form"
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.update_tournament(tournament=tournament, **form.cleaned_data)
+            except DomainError as error:
+                form.add_error(None, str(error.message))
+            else:
+                url = reverse("tournaments:settings", args=[tournament.slug])
+                return _done(request, _("Settings saved."), url, fragment, context)
+        if request.htmx:
+            return render(request, fragment, context)
+    context["suggested_rounds"] = services.suggested_rounds(tournament.registrations.count())
+    return render(request, "tournaments/tournament_settings.html", context)
+
+
+@staff_view(ORGANISER)
+def staff_list(request: HttpRequest, access: Access) -> HttpResponse:
+    tournament = access.tournament
+    form = StaffForm(request.POST or None)
+    url = reverse("tournaments:staff", args=[tournament.slug])
+    fragment = "tournaments/staff_list.html#staff-list"
+
+    def context() -> dict[str, object]:
+        return {
+            "access": access,
+            "tournament": tournament,
+            "form": form,
+            "staff": Staff.objects.filter(tournament=tournament)
+            .select_related("user")
+            .order_by("role", "user__username"),
+        }
+
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            with transaction.atomic():
+                user = get_user_model().objects.filter(username=data["username"].strip()).first()
+                if user is None:
+                    user = get_user_model().objects.create_user(
+                        username=data["username"].strip(),
+                        password=data["password"],
+                        first_name=data["full_name"],
+                    )
+                services.add_staff(tournament=tournament, user=user, role=data["role"])
+        except DomainError as error:
+            return _refused(request, error, url, fragment, context())
+        form = StaffForm()
+        return _done(request, _("Staff member added."), url, fragment, context())
+    if request.method == "POST" and request.htmx:
+        return render(request, fragment, context())
+    return render(request, "tournaments/staff_list.html", context())
+
+
+@require_POST
+@staff_view(ORGANISER)
+def staff_remove(request: HttpRequest, access: Access, staff_id: int) -> HttpResponse:
+    staff = get_object_or_404(Staff, pk=staff_id, tournament=access.tournament)
+    if staff.user_id == request.user.pk and staff.role == ORGANISER:
+        messages.error(request, _("You cannot remove yourself as the organiser."))
+    else:
+        staff.delete()
+        messages.success(request, _("Staff member removed."))
+    return redirect("tournaments:staff", slug=access.tournament.slug)
+
+
+def _registrations_context(access: Access, **extra: object) -> dict[str, object]:
+    return {
+        "access": access,
+        "tournament": access.tournament,
+        "registrations": selectors.registrations_with_players(tournament=access.tournament),
+        "player_form": PlayerForm(),
+        "import_form": ImportForm(),
+        **extra,
+    }
+
+
+@staff_view()
+def registration_list(request: HttpRequest, access: Access) -> HttpResponse:
+    return render(request, "tournaments/registration_list.html", _registrations_context(access))
+
+
+@staff_view(ORGANISER)
+def player_search(request: HttpRequest, access: Access) -> HttpResponse:
+    """Registry look-up while typing: by part of a name or a membership id."""
+    query = request.GET.get("q", "").strip()
+    found: list[Player] = []
+    if len(query) >= 2:
+        found = list(
+            Player.objects.filter(search_text__contains=search_text(query))
+            .exclude(registrations__tournament=access.tournament)
+            .order_by("name")[:20]
+        )
+    return render(
+        request,
+        "tournaments/registration_list.html#player-search-results",
+        {"access": access, "tournament": access.tournament, "found": found, "query": query},
+    )
+
+
+@require_POST
+@staff_view(ORGANISER)
+def registration_add(request: HttpRequest, access: Access) -> HttpResponse:
+    """Register a player from the registry, or a new player entered on the spot."""
+    tournament = access.tournament
+    url = reverse("tournaments:registrations", args=[tournament.slug])
+    fragment = "tournaments/registration_list.html#registration-panel"
+    try:
+        with transaction.atomic():
+            if request.POST.get("player"):
+                player = get_object_or_404(Player, pk=request.POST["player"])
+            else:
+                form = PlayerForm(request.POST)
+                if not form.is_valid():
+                    context = _registrations_context(access, player_form=form)
+                    if request.htmx:
+                        return render(request, fragment, context)
+                    return render(request, "tournaments/registration_list.html", context)
+                player = services.create_player(**form.cleaned_data)
+            services.register_player(tournament=tournament, player=player)
+    except DomainError as error:
+        return _refused(request, error, url, fragment, _registrations_context(access))
+    text = _("%(player)s is registered.") % {"player": player.name}
+    return _done(request, text, url, fragment, _registrations_context(access))
+
+
+@require_POST
+@staff_view(ORGANISER)
+def registration_import(request: HttpRequest, access: Access) -> HttpResponse:
+    tournament = access.tournament
+    form = ImportForm(request.POST, request.FILES)
+    context = _registrations_context(access, import_form=form)
+    if form.is_valid():
+        report = import_players(tournament=tournament, content=form.cleaned_data["file"].read())
+        context = _registrations_context(access, import_report=report)
+        if report.ok:
+            messages.success(request, _("%(count)s players imported.") % {"count": report.imported})
+            return redirect("tournaments:registrations", slug=tournament.slug)
+    return render(request, "tournaments/registration_list.html", context)
+
+
+@require_POST
+@staff_view(ORGANISER)
+def registration_drop(request: HttpRequest, access: Access, registration_id: int) -> HttpResponse:
+    registration = get_object_or_404(Registration, pk=registration_id, tournament=access.tournament)
+    url = reverse("tournaments:registrations", args=[access.tournament.slug])
+    fragment = "tournaments/registration_list.html#registration-panel"
+    try:
+        services.drop_player(registration=registration)
+    except DomainError as error:
+        return _refused(request, error, url, fragment, _registrations_context(access))
+    text = _("%(player)s has dropped.") % {"player": registration.player.name}
+    return _done(request, text, url, fragment, _registrations_context(access))
+
+
+def _rounds_context(access: Access, **extra: object) -> dict[str, object]:
+    tournament = access.tournament
+    draft = RoundDraft.objects.filter(tournament=tournament).first()
+    return {
+        "access": access,
+        "tournament": tournament,
+        "rounds": selectors.round_summaries(tournament=tournament),
+        "draft": draft,
+        "draft_rows": selectors.draft_rows(draft=draft) if draft else [],
+        "open_matches": selectors.open_match_count(tournament=tournament),
+        **extra,
+    }
+
+
+@staff_view()
+def round_list(request: HttpRequest, access: Access) -> HttpResponse:
+    return render(request, "tournaments/round_list.html", _rounds_context(access))
+
+
+@require_POST
+@staff_view(ORGANISER)
+def round_draft(request: HttpRequest, access: Access) -> HttpResponse:
+    url = reverse("tournaments:rounds", args=[access.tournament.slug])
+    fragment = "tournaments/round_list.html#round-draft"
+    try:
+        services.draft_next_round(tournament=access.tournament)
+    except DomainError as error:
+        return _refused(request, error, url, fragment, _rounds_context(access))
+    return _done(
+        request,
+        _("Pairings drafted. Check them, swap if needed, then publish."),
+        url,
+        fragment,
+        _rounds_context(access),
+    )
+
+
+@require_POST
+@staff_view(ORGANISER)
+def round_swap(request: HttpRequest, access: Access) -> HttpResponse:
+    url = reverse("tournaments:rounds", args=[access.tournament.slug])
+    fragment = "tournaments/round_list.html#round-draft"
+    form = SwapForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise DomainError("not_in_draft", _("Choose two different players of the draft."))
+        services.swap_in_draft(
+            tournament=access.tournament,
+            first=form.cleaned_data["first"],
+            second=form.cleaned_data["second"],
+        )
+    except DomainError as error:
+        return _refused(request, error, url, fragment, _rounds_context(access))
+    return _done(request, _("Players swapped."), url, fragment, _rounds_context(access))
+
+
+@require_POST
+@staff_view(ORGANISER)
+def round_publish(request: HttpRequest, access: Access) -> HttpResponse:
+    try:
+        new_round = services.publish_draft(tournament=access.tournament)
+    except DomainError as error:
+        messages.error(request, str(error.message))
+        return redirect("tournaments:rounds", slug=access.tournament.slug)
+    messages.success(request, _("Round %(number)s is published.") % {"number": new_round.number})
+    return redirect("tournaments:round", slug=access.tournament.slug, number=new_round.number)
+
+
+@staff_view()
+def round_detail(request: HttpRequest, access: Access, number: int) -> HttpResponse:
+    round_ = get_object_or_404(access.tournament.rounds, number=number)
+    by_name = request.GET.get("order") == "name"
+    context = {
+        "access": access,
+        "tournament": access.tournament,
+        "round": round_,
+        "by_name": by_name,
+        "matches": selectors.round_matches(round_=round_),
+        "name_rows": selectors.pairings_by_name(round_=round_) if by_name else [],
+    }
+    return render(request, "tournaments/round_detail.html", context)
+
+
+@require_POST
+@staff_view(*RESULT_KEEPERS)
+def match_result(request: HttpRequest, access: Access, match_id: int) -> HttpResponse:
+    match = get_object_or_404(
+        Match.objects.select_related("round"), pk=match_id, round__tournament=access.tournament
+    )
+    url = reverse("tournaments:round", args=[access.tournament.slug, match.round.number])
+    form = ResultForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise DomainError("bad_result", _("Enter the games won by each player."))
+        services.enter_result(
+            match=match,
+            player1_wins=form.cleaned_data["player1_wins"],
+            player2_wins=form.cleaned_data["player2_wins"],
+            draws=form.cleaned_data["draws"] or 0,
+        )
+    except DomainError as error:
+        return _match_row(request, access, match, url, error=error)
+    return _match_row(request, access, match, url, notice=_("Result saved."))
+
+
+def _match_row(
+    request: HttpRequest,
+    access: Access,
+    match: Match,
+    url: str,
+    *,
+    error: DomainError | None = None,
+    notice: str = "",
+) -> HttpResponse:
+    if not request.htmx:
+        if error:
+            messages.error(request, str(error.message))
+        else:
+            messages.success(request, notice)
+        return redirect(url)
+    row = selectors.round_matches(round_=match.round, only=match.pk)[0]
+    return render(
+        request,
+        "tournaments/round_detail.html#match-row",
+        {
+            "access": access,
+            "tournament": access.tournament,
+            "row": row,
+            "error": error.message if error else "",
+            "notice": notice,
+        },
+    )
+
+
+@staff_view()
+def standings(request: HttpRequest, access: Access) -> HttpResponse:
+    rounds = list(access.tournament.rounds.values_list("number", flat=True))
+    through = request.GET.get("round")
+    through_round = int(through) if through and through.isdigit() else None
+    rows = selectors.standings(tournament=access.tournament, through_round=through_round)
+    return render(
+        request,
+        "tournaments/standings.html",
+        {
+            "access": access,
+            "tournament": access.tournament,
+            "rows": rows,
+            "rounds": rounds,
+            "through_round": through_round,
+        },
+    )
+
+
+@require_POST
+@staff_view(ORGANISER)
+def tournament_finish(request: HttpRequest, access: Access) -> HttpResponse:
+    try:
+        services.finish_tournament(tournament=access.tournament)
+    except DomainError as error:
+        messages.error(request, str(error.message))
+    else:
+        messages.success(request, _("The tournament is finished."))
+    return redirect("tournaments:detail", slug=access.tournament.slug)
