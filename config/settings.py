@@ -58,19 +58,24 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 
 def _local_secret_key() -> str:
-    """A key kept beside the embedded database, made on first start of the laptop demo."""
+    """A random key kept beside the code, made on the first start, when none is configured.
+
+    A laptop at a venue then needs no set-up, and the key survives restarts; a deployment on
+    several machines sets DJANGO_SECRET_KEY so they all share one.
+    """
     path = BASE_DIR / ".secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_urlsafe(50), encoding="utf-8")
-        path.chmod(0o600)
-    return path.read_text(encoding="utf-8").strip()
+    try:
+        if not path.exists():
+            path.write_text(secrets.token_urlsafe(50), encoding="utf-8")
+            path.chmod(0o600)
+        return path.read_text(encoding="utf-8").strip()
+    except OSError as error:
+        raise ImproperlyConfigured(
+            f"DJANGO_SECRET_KEY is not set and {path} cannot be written: {error}"
+        ) from error
 
 
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
-if not SECRET_KEY:
-    if DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3" and not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when the app runs on PostgreSQL.")
-    SECRET_KEY = _local_secret_key()
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "") or _local_secret_key()
 
 INSTALLED_APPS = [
     "django.contrib.admin",

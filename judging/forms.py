@@ -3,7 +3,10 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from judging.penalties import Moment
+from judging.models import Availability, RecordStatus
+from judging.penalties import Moment, Rank
+from judging.selectors import LogFilters
+from tournaments.models import Level, Registration, Staff, StaffRole, Tournament
 
 
 class InfractionForm(forms.Form):
@@ -34,3 +37,84 @@ class ReasonForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 2}),
         error_messages={"required": _("Write the reason for this decision.")},
     )
+
+
+class AmendForm(forms.Form):
+    to_rank = forms.TypedChoiceField(label=_("New penalty"), coerce=int, choices=Rank.choices)
+
+    def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        if tournament.level == Level.AMATEUR or not tournament.head_judge_is_official:
+            # Suspension is out of reach here (rules.md §4): do not offer it.
+            self.fields["to_rank"].choices = [
+                choice for choice in Rank.choices if choice[0] != Rank.SUSPENSION
+            ]
+
+
+class LogFilterForm(forms.Form):
+    round = forms.TypedChoiceField(label=_("Round"), coerce=int, required=False, empty_value=None)
+    judge = forms.TypedChoiceField(label=_("Judge"), coerce=int, required=False, empty_value=None)
+    player = forms.TypedChoiceField(label=_("Player"), coerce=int, required=False, empty_value=None)
+    rank = forms.TypedChoiceField(
+        label=_("Penalty"),
+        coerce=int,
+        required=False,
+        empty_value=None,
+        choices=[("", "—"), *Rank.choices],
+    )
+    status = forms.ChoiceField(
+        label=_("Status"), required=False, choices=[("", "—"), *RecordStatus.choices]
+    )
+
+    def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        rounds = tournament.rounds.values_list("number", flat=True)
+        self.fields["round"].choices = [("", "—"), *((n, n) for n in rounds)]
+        judges = Staff.objects.filter(
+            tournament=tournament, role__in=[StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE]
+        ).select_related("user")
+        self.fields["judge"].choices = [
+            ("", "—"),
+            *sorted({(s.user_id, s.user.get_full_name() or s.user.username) for s in judges}),
+        ]
+        players = Registration.objects.filter(tournament=tournament).select_related("player")
+        self.fields["player"].choices = [
+            ("", "—"),
+            *((r.pk, r.player.name) for r in players.order_by("player__name")),
+        ]
+
+    def filters(self) -> LogFilters:
+        data = self.cleaned_data
+        return LogFilters(
+            round=data.get("round"),
+            judge=data.get("judge"),
+            player=data.get("player"),
+            rank=data.get("rank"),
+            status=data.get("status") or "",
+        )
+
+
+class InfractionDataForm(forms.Form):
+    """An infraction the shipped edition does not hold: code, name, base penalty per level."""
+
+    PENALTY_CHOICES = [("", _("— (not available)")), *((rank.key, rank.label) for rank in Rank)]
+
+    code = forms.RegexField(
+        label=_("Code"),
+        regex=r"^\d+(\.\d+)*$",
+        max_length=20,
+        error_messages={"invalid": _("A code is numbers with dots, e.g. 4.2.")},
+    )
+    name = forms.CharField(label=_("Name"), max_length=300)
+    availability = forms.ChoiceField(label=_("Availability"), choices=Availability.choices)
+    amateur = forms.ChoiceField(label=_("Amateur"), choices=PENALTY_CHOICES, required=False)
+    professional = forms.ChoiceField(
+        label=_("Professional"), choices=PENALTY_CHOICES, required=False
+    )
+    highest = forms.ChoiceField(label=_("Highest"), choices=PENALTY_CHOICES, required=False)
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        if not any(data.get(level) for level in ("amateur", "professional", "highest")):
+            raise forms.ValidationError(_("Give a penalty for at least one level."))
+        return data

@@ -3,14 +3,16 @@
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from judging.models import (
     Availability,
     GuidelineEdition,
     Infraction,
+    PenaltyChange,
     PenaltyRecord,
+    RecordStatus,
     TournamentGuideline,
 )
 from players.models import search_text
@@ -194,3 +196,58 @@ def infraction_sections(*, infractions: list[Infraction]) -> list[tuple[str, lis
         title = f"{infraction.section}. {infraction.section_name}".strip(". ")
         sections.setdefault(title, []).append(infraction)
     return list(sections.items())
+
+
+@dataclass(frozen=True)
+class LogFilters:
+    round: int | None = None
+    judge: int | None = None
+    player: int | None = None
+    rank: int | None = None
+    status: str = ""
+
+
+def penalty_log(*, tournament: Tournament, filters: LogFilters) -> QuerySet[PenaltyRecord]:
+    """Every record of the tournament, newest first, with what the log shows of it."""
+    records = (
+        PenaltyRecord.objects.filter(tournament=tournament)
+        .select_related(
+            "registration__player", "infraction", "round", "issued_by", "issued_in_match"
+        )
+        .order_by("-id")
+    )
+    if filters.round is not None:
+        records = records.filter(round__number=filters.round)
+    if filters.judge is not None:
+        records = records.filter(issued_by_id=filters.judge)
+    if filters.player is not None:
+        records = records.filter(registration_id=filters.player)
+    if filters.rank is not None:
+        records = records.filter(rank=filters.rank)
+    if filters.status:
+        records = records.filter(status=filters.status)
+    return records
+
+
+def head_judge_queue(*, tournament: Tournament) -> list[PenaltyRecord]:
+    """Requests waiting for the head judge: disqualifications to confirm, revocations asked."""
+    return list(
+        PenaltyRecord.objects.filter(tournament=tournament)
+        .filter(Q(status=RecordStatus.AWAITING_HEAD_JUDGE) | Q(revocation_requested=True))
+        .select_related("registration__player", "infraction", "round", "issued_by")
+        .order_by("id")
+    )
+
+
+def record_history(*, record: PenaltyRecord) -> list[PenaltyChange]:
+    return list(record.history.select_related("author").order_by("id"))
+
+
+def player_records_elsewhere(*, registration: Registration) -> list[PenaltyRecord]:
+    """The player's records in other tournaments, newest first: repeat offenders across events."""
+    return list(
+        PenaltyRecord.objects.filter(registration__player_id=registration.player_id)
+        .exclude(tournament_id=registration.tournament_id)
+        .select_related("tournament", "infraction", "round")
+        .order_by("-tournament__date", "-id")
+    )

@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from judging import stacking
+from judging import live, stacking
 from judging.models import ChangeKind, Infraction, PenaltyChange, PenaltyRecord, RecordStatus
 from judging.penalties import AppliesTo, Because, Moment, Rank
 from judging.selectors import issuable_infraction
@@ -642,8 +642,9 @@ def _log(
     from_status: str,
     reason: str = "",
 ) -> PenaltyChange:
-    """Append a history entry that leads from the given state to the record's current one."""
-    return PenaltyChange.objects.create(
+    """Append a history entry that leads from the given state to the record's current one,
+    and announce it to the tournament's open pages once the transaction commits."""
+    change = PenaltyChange.objects.create(
         record=record,
         kind=kind,
         author=author,
@@ -653,6 +654,8 @@ def _log(
         to_status=record.status,
         reason=reason.strip(),
     )
+    live.publish(tournament_id=record.tournament_id, version=change.pk)
+    return change
 
 
 def _judge_role(tournament: Tournament, user: AbstractBaseUser) -> str:

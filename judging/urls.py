@@ -1,6 +1,6 @@
 from django.urls import path
 
-from judging import views
+from judging import console_views, guideline_views, report_views, views
 
 app_name = "judging"
 
@@ -12,4 +12,28 @@ urlpatterns = [
     path("<slug:slug>/judge/mine/", views.my_records, name="mine"),
     path("<slug:slug>/records/<int:record_id>/", views.record_card, name="record"),
     path("<slug:slug>/records/<int:record_id>/undo/", views.record_undo, name="record-undo"),
+    path("<slug:slug>/console/", console_views.console, name="console"),
+    path(
+        "<slug:slug>/console/records/<int:record_id>/",
+        console_views.console_record,
+        name="console-record",
+    ),
+    path(
+        "<slug:slug>/console/records/<int:record_id>/<str:action>/",
+        console_views.console_act,
+        name="console-act",
+    ),
+    path(
+        "<slug:slug>/players/<int:registration_id>/record/",
+        console_views.player_page,
+        name="player",
+    ),
+    path("<slug:slug>/events/", console_views.events, name="events"),
+    path("<slug:slug>/guideline/", guideline_views.guideline, name="guideline"),
+    path("<slug:slug>/report/", report_views.report_page, name="report"),
+    path(
+        "<slug:slug>/report/<slug:what>.<slug:extension>",
+        report_views.report_export,
+        name="report-export",
+    ),
 ]

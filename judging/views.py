@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from judging import selectors, services
+from judging import live, selectors, services
 from judging.explanations import player_message
 from judging.forms import InfractionForm, ReasonForm
 from judging.models import PenaltyRecord, RecordStatus
@@ -138,10 +138,14 @@ def record_card(request: HttpRequest, access: Access, record_id: int) -> HttpRes
     record = selectors.record_for_card(tournament=access.tournament, record_id=record_id)
     if record is None:
         raise Http404
+    template = (
+        "judging/record_card.html#record-card" if request.htmx else "judging/record_card.html"
+    )
     return render(
         request,
-        "judging/record_card.html",
+        template,
         {
+            "live": live.streams_available(request),
             "access": access,
             "tournament": access.tournament,
             "record": record,

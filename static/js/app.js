@@ -4,3 +4,13 @@ document.addEventListener("click", (event) => {
     window.print();
   }
 });
+
+// After the event stream reconnects, pages re-fetch what they show: changes made while the
+// connection was down are not lost (the server also replays the latest event when it can).
+document.addEventListener("htmx:sseOpen", (event) => {
+  const source = event.target;
+  if (source.dataset.sseOpened) {
+    document.body.dispatchEvent(new CustomEvent("desk:resync"));
+  }
+  source.dataset.sseOpened = "1";
+});

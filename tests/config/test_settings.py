@@ -23,7 +23,6 @@ def start(**env):
     ("env", "message"),
     [
         ({"DJANGO_DEBUG": "maybe"}, "DJANGO_DEBUG must be true or false"),
-        ({"DATABASE_URL": "postgres://u@h/d"}, "DJANGO_SECRET_KEY must be set"),
         ({"DATABASE_URL": "mysql://x@y/z"}, "DATABASE_URL must point at SQLite or PostgreSQL"),
         ({"DATABASE_URL": "nonsense"}, "DATABASE_URL is not a valid database URL"),
     ],

@@ -14,7 +14,8 @@ from tournaments.errors import DomainError
 
 pytestmark = [
     pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),
-    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    # Threads need committed rows: the test data is written for real and flushed afterwards.
+    pytest.mark.usefixtures("transactional_db"),
 ]
 
 

@@ -1,0 +1,178 @@
+"""The head judge's console: the live penalty log, the requests queue, amendments, the player page,
+and the event stream that keeps every open page current."""
+
+from asgiref.sync import sync_to_async
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db import connections
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from judging import live, selectors, services
+from judging.forms import AmendForm, LogFilterForm, ReasonForm
+from judging.models import PenaltyRecord
+from judging.penalties import Rank
+from players.selectors import suspension_in_force
+from tournaments.access import Access, staff_view, tournament_access
+from tournaments.errors import DomainError
+from tournaments.models import Registration, StaffRole
+
+HEAD = StaffRole.HEAD_JUDGE
+LOG_PAGE_SIZE = 100
+
+
+def _log_context(request: HttpRequest, access: Access) -> dict[str, object]:
+    tournament = access.tournament
+    form = LogFilterForm(request.GET or None, tournament=tournament)
+    filters = form.filters() if form.is_valid() else selectors.LogFilters()
+    page = Paginator(
+        selectors.penalty_log(tournament=tournament, filters=filters), LOG_PAGE_SIZE
+    ).get_page(request.GET.get("page"))
+    return {
+        "access": access,
+        "tournament": tournament,
+        "filter_form": form,
+        "page": page,
+        "queue": selectors.head_judge_queue(tournament=tournament),
+        "live": live.streams_available(request),
+        "query": request.GET.urlencode(),
+    }
+
+
+@staff_view(HEAD)
+def console(request: HttpRequest, access: Access) -> HttpResponse:
+    context = _log_context(request, access)
+    fragment = request.GET.get("fragment")
+    if request.htmx and fragment in ("penalty-log", "request-queue"):
+        return render(request, f"judging/console.html#{fragment}", context)
+    return render(request, "judging/console.html", context)
+
+
+def _record(access: Access, record_id: int) -> PenaltyRecord:
+    record = selectors.record_for_card(tournament=access.tournament, record_id=record_id)
+    if record is None:
+        raise Http404
+    return record
+
+
+@staff_view(HEAD)
+def console_record(request: HttpRequest, access: Access, record_id: int) -> HttpResponse:
+    record = _record(access, record_id)
+    return render(
+        request,
+        "judging/console_record.html",
+        {
+            "access": access,
+            "tournament": access.tournament,
+            "record": record,
+            "history": selectors.record_history(record=record),
+            "dependents": services.dependents_of(record),
+            "amend_form": AmendForm(initial={"to_rank": record.rank}, tournament=access.tournament),
+            "reason_form": ReasonForm(),
+            "live": live.streams_available(request),
+        },
+    )
+
+
+ACTIONS = {"confirm", "decline", "amend", "revoke", "keep"}
+
+
+@require_POST
+@staff_view(HEAD)
+def console_act(request: HttpRequest, access: Access, record_id: int, action: str) -> HttpResponse:
+    """Confirm or decline a request, amend or revoke a penalty, keep one a judge asked to revoke."""
+    if action not in ACTIONS:
+        raise Http404
+    record = get_object_or_404(PenaltyRecord, pk=record_id, tournament=access.tournament)
+    reason = ReasonForm(request.POST)
+    text = str(reason.data.get("reason", "")) if reason.is_bound else ""
+    try:
+        if action == "confirm":
+            services.confirm_request(record=record, head_judge=request.user, reason=text)
+            done = _("Confirmed: the penalty is in force.")
+        elif action == "decline":
+            services.decline_request(record=record, head_judge=request.user, reason=text)
+            done = _("Declined: the request will not take effect.")
+        elif action == "revoke":
+            services.revoke_penalty(record=record, author=request.user, reason=text)
+            done = _("Revoked.")
+        elif action == "keep":
+            services.decline_revocation(record=record, head_judge=request.user, reason=text)
+            done = _("The penalty stays in force.")
+        else:
+            form = AmendForm(request.POST, tournament=access.tournament)
+            if not form.is_valid():
+                raise DomainError("bad_penalty", _("Choose the penalty."))
+            outcome = services.amend_penalty(
+                record=record,
+                to_rank=Rank(form.cleaned_data["to_rank"]),
+                author=request.user,
+                reason=text,
+            )
+            done = _("Amended.")
+            if outcome.dependents:
+                done += " " + _(
+                    "Later records were based on this one; check them: %(records)s."
+                ) % {"records": ", ".join(f"#{later.pk}" for later in outcome.dependents)}
+    except DomainError as error:
+        messages.error(request, str(error.message))
+    else:
+        messages.success(request, done)
+    if request.POST.get("next") == "console":
+        return redirect("judging:console", slug=access.tournament.slug)
+    return redirect("judging:console-record", slug=access.tournament.slug, record_id=record.pk)
+
+
+@staff_view()
+def player_page(request: HttpRequest, access: Access, registration_id: int) -> HttpResponse:
+    registration = get_object_or_404(
+        Registration.objects.select_related("player"),
+        pk=registration_id,
+        tournament=access.tournament,
+    )
+    elsewhere = (
+        selectors.player_records_elsewhere(registration=registration)
+        if access.is_head_judge
+        else []
+    )
+    return render(
+        request,
+        "judging/player_detail.html",
+        {
+            "access": access,
+            "tournament": access.tournament,
+            "registration": registration,
+            "records": list(selectors.records_of(registration=registration).order_by("-id")),
+            "elsewhere": elsewhere,
+            "suspension": suspension_in_force(player=registration.player, day=timezone.localdate()),
+        },
+    )
+
+
+def _stream_access(request: HttpRequest, slug: str) -> Access:
+    """Check the user once, then give the database connection back: a stream stays open for
+    hours, and a hundred tablets must not hold a hundred idle connections."""
+    try:
+        if not request.user.is_authenticated:
+            raise PermissionDenied
+        return tournament_access(request, slug, ())
+    finally:
+        connections.close_all()
+
+
+async def events(request: HttpRequest, slug: str) -> HttpResponse:
+    """The server-sent-event stream of one tournament, for every member of its staff."""
+    access = await sync_to_async(_stream_access)(request, slug)
+    if not live.streams_available(request):
+        return HttpResponse(status=204)  # Without an ASGI server the pages poll instead.
+    response = StreamingHttpResponse(
+        live.event_stream(access.tournament.pk, request.headers.get("Last-Event-ID")),
+        content_type="text/event-stream",
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # Tell nginx not to buffer the stream.
+    return response

@@ -1,0 +1,54 @@
+"""Two tablets at once: what a floor judge records appears on the head judge's open console
+without a reload, and the head judge's decision reaches the floor judge's card the same way."""
+
+from playwright.sync_api import expect
+
+from judging.models import PenaltyRecord, RecordStatus
+from tests.browser.conftest import TABLET
+from tests.factories import Desk
+
+
+def signed_in(browser, base_url, username):
+    context = browser.new_context(viewport=TABLET, locale="ru-RU")
+    page = context.new_page()
+    page.set_default_timeout(8000)
+    page.goto(f"{base_url}/login/")
+    page.get_by_label("Логин").fill(username)
+    page.get_by_label("Пароль").fill("desk-pass-123")
+    page.get_by_role("button", name="Войти").click()
+    page.wait_for_url(f"{base_url}/")
+    return page
+
+
+def test_the_console_shows_a_floor_judges_record_and_the_decision_comes_back(
+    asgi_server, browser, screenshot
+):
+    desk = Desk.create(level="professional")
+    desk.pair((0, 1), (2, 3))
+    name = desk.players[0].player.name
+    head = signed_in(browser, asgi_server, desk.head.username)
+    floor = signed_in(browser, asgi_server, desk.floor.username)
+    head.goto(f"{asgi_server}/t/{desk.tournament.slug}/console/")
+    expect(head.locator("#penalty-log")).to_contain_text("Пенальти пока нет")
+
+    floor.goto(f"{asgi_server}/t/{desk.tournament.slug}/judge/")
+    floor.locator(f".player-target:has(strong:text-is('{name}'))").click()
+    floor.locator("label[for^=infraction-]:has(.code:text-is('6.1'))").click()
+    expect(floor.locator("#penalty-preview")).to_contain_text("Дисквалификация без призов")
+    floor.get_by_role("button", name="Записать пенальти").click()
+    expect(floor.locator("#record-card")).to_contain_text("Ждёт решения главного судьи")
+
+    # No reload on the head judge's side: the log and the queue update by themselves.
+    expect(head.locator("#penalty-log")).to_contain_text(name, timeout=5000)
+    queue = head.locator("#request-queue")
+    expect(queue).to_contain_text(name, timeout=5000)
+    screenshot(head, "head-console-request")
+
+    queue.get_by_role("button", name="Подтвердить").click()
+    expect(head.locator(".messages")).to_contain_text("Подтверждено")
+
+    card = floor.locator("#record-card")
+    expect(card).to_contain_text("Действует", timeout=5000)
+    screenshot(floor, "judge-card-confirmed")
+    record = PenaltyRecord.objects.get()
+    assert record.status == RecordStatus.IN_FORCE

@@ -1,0 +1,167 @@
+"""The head judge's console through the test client: log, filters, requests, permissions."""
+
+import pytest
+from django.urls import reverse
+
+from judging.models import ChangeKind, PenaltyRecord, RecordStatus
+from judging.services import request_revocation
+from tests.factories import Desk
+
+
+def url(name, desk, *args):
+    return reverse(f"judging:{name}", args=[desk.tournament.slug, *args])
+
+
+@pytest.fixture
+def head(client, desk):
+    desk.pair((0, 1), (2, 3))
+    client.force_login(desk.head)
+    return client
+
+
+def test_the_log_lists_every_record_newest_first_with_its_explanation(head, desk):
+    desk.issue(0, "1.4")
+    desk.issue(0, "1.4", by="floor")
+    desk.issue(2, "1.1")
+
+    page = head.get(url("console", desk)).content.decode()
+
+    log = page[page.index('id="penalty-log"') :]
+    assert log.index(desk.players[2].player.name) < log.index(desk.players[0].player.name)
+    assert "повтор 1.4 (уже было: Замечание, тур 1)" in page
+    assert desk.floor.username in page
+
+
+def test_filters_narrow_the_log_and_the_fragment_keeps_them(head, desk):
+    desk.issue(0, "1.4")
+    desk.issue(2, "1.1")
+
+    fragment = head.get(
+        url("console", desk),
+        {"fragment": "penalty-log", "player": desk.players[2].pk},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+
+    assert fragment.lstrip().startswith('<section id="penalty-log"')
+    assert desk.players[2].player.name in fragment
+    assert f">{desk.players[0].player.name}<" not in fragment
+    assert f"player={desk.players[2].pk}" in fragment  # the live re-fetch keeps the filter
+
+
+def test_the_queue_shows_requests_and_revocation_requests(head, desk):
+    request = desk.issue(0, "6.1", by="floor")
+    record = desk.issue(2, "1.4", by="floor")
+    request_revocation(record=record, judge=desk.floor, reason="не тот игрок")
+
+    fragment = head.get(
+        url("console", desk), {"fragment": "request-queue"}, HTTP_HX_REQUEST="true"
+    ).content.decode()
+
+    assert fragment.lstrip().startswith('<section id="request-queue"')
+    assert desk.players[0].player.name in fragment and desk.players[2].player.name in fragment
+    assert url("console-act", desk, request.pk, "confirm") in fragment
+
+
+def test_confirm_from_the_console(head, desk):
+    request = desk.issue(0, "6.1", by="floor")
+
+    response = head.post(url("console-act", desk, request.pk, "confirm"), {"next": "console"})
+
+    request.refresh_from_db()
+    assert response.url == url("console", desk)
+    assert request.status == RecordStatus.IN_FORCE
+
+
+def test_amend_names_the_later_records_and_keeps_history(head, desk):
+    first = desk.issue(0, "1.4")
+    desk.issue(0, "1.4")
+
+    response = head.post(
+        url("console-act", desk, first.pk, "amend"), {"to_rank": 2, "reason": "грубо"}, follow=True
+    )
+
+    first.refresh_from_db()
+    later = PenaltyRecord.objects.get(repeat_of=first)
+    body = response.content.decode()
+    assert first.rank == 2
+    assert f"#{later.pk}" in body
+    assert "грубо" in body  # the history shows the reason
+
+
+def test_revoke_needs_a_reason_and_keeps_the_record(head, desk):
+    record = desk.issue(0, "1.4")
+
+    head.post(url("console-act", desk, record.pk, "revoke"), {"reason": ""})
+    record.refresh_from_db()
+    assert record.status == RecordStatus.IN_FORCE
+
+    head.post(url("console-act", desk, record.pk, "revoke"), {"reason": "ошибка"})
+    record.refresh_from_db()
+    assert record.status == RecordStatus.REVOKED
+    assert record.history.last().kind == ChangeKind.REVOKED
+
+
+def test_keep_a_record_a_judge_asked_to_revoke(head, desk):
+    record = desk.issue(0, "1.4", by="floor")
+    request_revocation(record=record, judge=desk.floor, reason="?")
+
+    head.post(url("console-act", desk, record.pk, "keep"), {"reason": "верно выдано"})
+
+    record.refresh_from_db()
+    assert (record.status, record.revocation_requested) == (RecordStatus.IN_FORCE, False)
+
+
+@pytest.mark.parametrize("action", ["confirm", "decline", "amend", "revoke", "keep"])
+def test_a_floor_judge_cannot_act_as_head_judge(client, desk, action):
+    desk.pair((0, 1), (2, 3))
+    record = desk.issue(0, "6.1", by="floor")
+    client.force_login(desk.floor)
+
+    response = client.post(
+        url("console-act", desk, record.pk, action), {"reason": "x", "to_rank": 1}
+    )
+
+    record.refresh_from_db()
+    assert response.status_code == 403
+    assert record.status == RecordStatus.AWAITING_HEAD_JUDGE
+    assert client.get(url("console", desk)).status_code == 403
+
+
+def test_the_player_page_shows_earlier_tournaments_to_the_head_judge_only(client, db):
+    earlier = Desk.create()
+    earlier.pair((0, 1), (2, 3))
+    earlier.issue(0, "1.4")
+    desk = Desk.create(players=0)
+    from tournaments.services import register_player
+
+    registration = register_player(tournament=desk.tournament, player=earlier.players[0].player)
+
+    client.force_login(desk.head)
+    page = client.get(url("player", desk, registration.pk)).content.decode()
+    assert earlier.tournament.name in page
+    client.force_login(desk.floor)
+    page = client.get(url("player", desk, registration.pk)).content.decode()
+    assert earlier.tournament.name not in page
+
+
+def test_the_console_log_answers_in_a_constant_number_of_queries(client, db):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for records in (1, 3):
+        desk = Desk.create()
+        desk.pair((0, 1), (2, 3))
+        for index in range(records):
+            desk.issue(index % 4, "1.4")
+        client.force_login(desk.head)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url("console", desk)).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
+
+
+def test_the_event_stream_is_for_staff_only(client, desk):
+    client.force_login(Desk.create().head)
+
+    assert client.get(url("events", desk)).status_code == 404

@@ -1,0 +1,74 @@
+"""Adding infractions the shipped edition does not hold, for one tournament only."""
+
+import pytest
+from django.urls import reverse
+
+from judging.models import GuidelineEdition, PenaltyRecord
+from judging.selectors import edition_for
+from tests.factories import Desk
+from tournaments.errors import DomainError
+
+
+def url(desk):
+    return reverse("judging:guideline", args=[desk.tournament.slug])
+
+
+def added(**fields):
+    return {
+        "code": "4.2",
+        "name": "Неспортивное поведение",
+        "availability": "any",
+        "amateur": "caution",
+        "professional": "warning",
+        "highest": "warning",
+        **fields,
+    }
+
+
+def test_an_added_infraction_behaves_like_a_shipped_one_in_this_tournament_only(client, desk):
+    other = Desk.create()
+    client.force_login(desk.head)
+
+    response = client.post(url(desk), added())
+
+    assert response.status_code == 302
+    assert edition_for(tournament=desk.tournament).infractions.filter(code="4.2").exists()
+    assert not edition_for(tournament=other.tournament).infractions.filter(code="4.2").exists()
+    desk.pair((0, 1), (2, 3))
+    desk.issue(0, "4.2")
+    assert desk.issue(0, "4.2").rank == 2  # a repeat, as for any infraction
+    assert GuidelineEdition.objects.count() == 2
+    page = client.get(url(desk)).content.decode()
+    assert "Неспортивное поведение" in page
+
+
+def test_a_level_without_a_penalty_makes_it_unavailable_there(client, desk):
+    client.force_login(desk.organiser)
+    client.post(url(desk), added(code="5.1", amateur=""))
+    desk.pair((0, 1), (2, 3))
+
+    with pytest.raises(DomainError) as caught:
+        desk.issue(0, "5.1")
+
+    assert caught.value.code == "infraction_unavailable"
+    assert PenaltyRecord.objects.count() == 0
+
+
+def test_bad_input_is_explained_and_adds_nothing(client, desk):
+    client.force_login(desk.head)
+
+    response = client.post(url(desk), added(code="x", amateur="", professional="", highest=""))
+
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert 'class="field invalid"' in body
+    assert GuidelineEdition.objects.count() == 1
+
+
+def test_a_floor_judge_reads_the_guideline_but_cannot_add(client, desk):
+    client.force_login(desk.floor)
+
+    assert client.get(url(desk)).status_code == 200
+    client.post(url(desk), added())
+
+    assert GuidelineEdition.objects.count() == 1
