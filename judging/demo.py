@@ -4,17 +4,20 @@ Everything is made through the same services the app uses, so the demo shows rea
 """
 
 import datetime
+import random
 import uuid
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from judging import services
+from judging import editions, services
+from judging.models import TournamentGuideline
+from judging.selectors import edition_for
 from players.models import Player
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
-from tournaments.models import Registration, StaffRole, Tournament
+from tournaments.models import Match, Registration, StaffRole, Tournament
 
 DEMO_SLUG = "demo-cup"
 DEMO_PASSWORD = "berserk-demo"
@@ -24,15 +27,33 @@ DEMO_USERS = {
     "organiser": ("Организатор", StaffRole.ORGANISER),
 }
 DEMO_PLAYERS = [
-    ("Алиса Смирнова", "BH-10001", "Москва"),
-    ("Борис Иванов", "BH-10002", "Москва"),
-    ("Вера Кузнецова", "BH-10003", "Тверь"),
-    ("Глеб Попов", "BH-10004", "Санкт-Петербург"),
-    ("Дмитрий Соколов", "BH-10005", "Казань"),
-    ("Елена Лебедева", "BH-10006", "Москва"),
-    ("Жанна Козлова", "BH-10007", "Тула"),
-    ("Захар Новиков", "BH-10008", "Рязань"),
+    ("Алиса Смирнова", "Москва"),
+    ("Борис Иванов", "Москва"),
+    ("Вера Кузнецова", "Тверь"),
+    ("Глеб Попов", "Санкт-Петербург"),
+    ("Дмитрий Соколов", "Казань"),
+    ("Елена Лебедева", "Москва"),
+    ("Жанна Козлова", "Тула"),
+    ("Захар Новиков", "Рязань"),
+    ("Ирина Морозова", "Москва"),
+    ("Кирилл Петров", "Ярославль"),
+    ("Лариса Волкова", "Москва"),
+    ("Максим Соловьёв", "Калуга"),
+    ("Надежда Васильева", "Москва"),
+    ("Олег Зайцев", "Владимир"),
+    ("Полина Павлова", "Москва"),
+    ("Роман Семёнов", "Смоленск"),
+    ("Светлана Голубева", "Москва"),
+    ("Тимур Виноградов", "Казань"),
+    ("Ульяна Богданова", "Москва"),
+    ("Фёдор Воробьёв", "Тверь"),
+    ("Христина Фёдорова", "Москва"),
+    ("Юрий Михайлов", "Иваново"),
+    ("Яна Беляева", "Москва"),
+    ("Эдуард Тарасов", "Кострома"),
 ]
+# The results of the demo rounds come from this seed, so every demo shows the same event.
+DEMO_SEED = 2026
 
 
 def ensure_demo_users() -> dict[str, AbstractBaseUser]:
@@ -51,7 +72,13 @@ def ensure_demo_users() -> dict[str, AbstractBaseUser]:
 
 
 def load_demo() -> Tournament:
-    """Create the demo tournament once; a second call finds it and changes nothing."""
+    """Create the demo tournament once; a second call finds it and changes nothing.
+
+    Three rounds of 24 players are played to the end and a fourth is in progress, with penalties
+    of every kind the desk handles: base penalties, a repeat, stacking at the end of a match, a
+    game loss served in the next match, a disqualification without prize, and a floor judge's
+    request waiting for the head judge.
+    """
     users = ensure_demo_users()
     existing = Tournament.objects.filter(slug=DEMO_SLUG).first()
     if existing is not None:
@@ -64,58 +91,102 @@ def load_demo() -> Tournament:
             level="professional",
             venue="Клуб «Лабиринт», Москва",
             best_of=3,
+            head_judge_is_official=True,
         )
+        tournament_services.update_tournament(tournament=tournament, rounds_planned=5)
         for username, (_name, role) in DEMO_USERS.items():
             tournament_services.add_staff(tournament=tournament, user=users[username], role=role)
-        players: list[Registration] = []
-        for name, membership_id, city in DEMO_PLAYERS:
+        players = {}
+        for number, (name, city) in enumerate(DEMO_PLAYERS, start=1):
             player, _created = Player.objects.get_or_create(
-                membership_id=membership_id, defaults={"name": name, "city": city}
+                membership_id=f"BH-{10000 + number}", defaults={"name": name, "city": city}
             )
-            players.append(
-                tournament_services.register_player(tournament=tournament, player=player)
+            players[name.split()[0]] = tournament_services.register_player(
+                tournament=tournament, player=player
             )
         _play_demo_rounds(tournament, players, head=users["head"], judge=users["judge"])
         return tournament
 
 
+def _add_demo_infraction(tournament: Tournament, code: str, name: str) -> None:
+    if not TournamentGuideline.objects.filter(tournament=tournament).exists():
+        shared = edition_for(tournament=tournament)
+        own = editions.derive_edition(
+            base=shared, slug=f"{shared.slug}-{tournament.slug}", name=f"{shared.name} · демо"
+        )
+        editions.assign_edition(tournament=tournament, edition=own)
+    editions.put_infraction(
+        edition=edition_for(tournament=tournament),
+        code=code,
+        name=name,
+        penalties={"amateur": "caution", "professional": "caution", "highest": "warning"},
+    )
+
+
 def _play_demo_rounds(
     tournament: Tournament,
-    players: list[Registration],
+    players: dict[str, Registration],
     *,
     head: AbstractBaseUser,
     judge: AbstractBaseUser,
 ) -> None:
-    a, b, c, d, e, f, g, h = players
+    results = random.Random(DEMO_SEED)
 
-    def issue(player: Registration, code: str, moment: str, by: AbstractBaseUser) -> None:
+    def issue(first_name: str, code: str, moment: str, by: AbstractBaseUser) -> None:
         services.issue_penalty(
-            registration=player,
+            registration=players[first_name],
             infraction_code=code,
             moment=moment,
             issued_by=by,
             client_key=uuid.uuid4(),
         )
 
-    def win(player: Registration, times: int = 1) -> None:
-        for _ in range(times):
-            match = tournament_selectors.current_match(registration=player)
-            if match is None:
-                return
-            tournament_services.record_game(match=match, winner=player)
+    def pair() -> None:
+        tournament_services.draft_next_round(tournament=tournament, seed=DEMO_SEED)
+        tournament_services.publish_draft(tournament=tournament)
 
-    tournament_services.pair_round(tournament=tournament, pairings=[(a, b), (c, d), (e, f), (g, h)])
-    issue(b, "1.4", "in_game", judge)  # Замечание
-    win(a, 2)
-    issue(c, "1.1", "between_games", judge)  # Поражение в партии: the next game goes to Глеб
-    win(d)
-    win(e)
-    win(f, 2)
-    win(g)
-    win(h)
-    win(g)
-    issue(b, "1.4", "between_matches", judge)  # a repeat: Предупреждение
+    def finish_round() -> None:
+        latest = tournament_selectors.latest_round(tournament=tournament)
+        for match in Match.objects.filter(round=latest, ended_at__isnull=True):
+            match.refresh_from_db()
+            if match.has_ended:
+                continue
+            score = results.choice([(2, 0), (2, 1), (1, 2), (0, 2), (1, 1)])
+            first = max(score[0], match.player1_wins)
+            second = max(score[1], match.player2_wins)
+            if first >= 2 and second >= 2:
+                second = 1
+            tournament_services.enter_result(
+                match=match, player1_wins=first, player2_wins=second, draws=0
+            )
 
-    tournament_services.pair_round(tournament=tournament, pairings=[(a, d), (f, g), (b, e), (c, h)])
-    win(a)
-    issue(h, "1.4", "in_game", judge)
+    pair()
+    issue("Борис", "1.4", "in_game", judge)  # Замечание
+    issue("Вера", "1.1", "between_games", judge)  # Поражение в партии: the next game is lost
+    issue("Глеб", "1.4", "in_game", judge)
+    finish_round()
+    issue("Борис", "1.4", "between_matches", judge)  # a repeat: Предупреждение
+
+    pair()
+    issue("Глеб", "1.1", "in_game", head)  # Поражение в партии, this game
+    issue("Дмитрий", "6.1", "in_game", head)  # Дисквалификация без призов
+    issue("Елена", "1.4", "in_game", judge)
+    finish_round()
+    issue("Елена", "1.2", "between_matches", judge)  # waits for the first game of round 3
+
+    # Sections 2–5 of the guideline are not shipped; the head judge adds two examples, and three
+    # cautions for different reasons stack into a warning when Ирина's match ends.
+    for code, name in (
+        ("4.1", "Пример: шум за столом"),
+        ("4.2", "Пример: неаккуратное перемешивание"),
+    ):
+        _add_demo_infraction(tournament, code, name)
+    pair()
+    issue("Ирина", "1.4", "in_game", judge)
+    issue("Ирина", "4.1", "in_game", judge)
+    issue("Ирина", "4.2", "between_games", judge)
+    finish_round()
+
+    pair()
+    issue("Жанна", "1.4", "in_game", judge)
+    issue("Захар", "6.1", "in_game", judge)  # a request: waits for the head judge

@@ -112,3 +112,21 @@ def test_a_floor_judges_disqualification_becomes_a_request(live_server, page, sc
     record = PenaltyRecord.objects.get()
     desk.players[0].refresh_from_db()
     assert (record.status, desk.players[0].status) == (RecordStatus.AWAITING_HEAD_JUDGE, "playing")
+
+
+def test_the_log_page_fits_portrait_and_landscape_tablets(live_server, page, screenshot):
+    desk = Desk.create()
+    desk.pair((0, 1), (2, 3))
+    sign_in(page, live_server, desk.floor.username)
+
+    for name, size in (
+        ("portrait", {"width": 800, "height": 1280}),
+        ("landscape", {"width": 1280, "height": 800}),
+    ):
+        page.set_viewport_size(size)
+        open_player(page, live_server, desk, 0)
+        fits = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert fits, f"the page scrolls sideways in {name}"
+        target = page.locator("label[for^=infraction-]").first.bounding_box()
+        assert target["height"] >= 48  # a finger-sized target
+        screenshot(page, f"judge-log-{name}")

@@ -1,11 +1,13 @@
+import csv
+
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 
 from judging.models import PenaltyRecord
-from tournaments.models import Tournament
+from tournaments.models import Match, Tournament
 
 
-def test_demo_prepares_data_and_logins_once(db, capsys):
+def test_demo_prepares_a_realistic_event_and_logins_once(db, capsys):
     call_command("demo", "--no-serve")
     call_command("demo", "--no-serve")
 
@@ -13,17 +15,41 @@ def test_demo_prepares_data_and_logins_once(db, capsys):
     tournament = Tournament.objects.get(slug="demo-cup")
     assert Tournament.objects.count() == 1
     assert "password berserk-demo" in out
-    assert tournament.registrations.count() == 8
-    assert tournament.rounds.count() == 2
+    assert tournament.registrations.count() == 24
+    assert tournament.rounds.count() == 4
+    assert Match.objects.filter(round__number__lt=4, ended_at__isnull=True).count() == 0
     assert list(
         PenaltyRecord.objects.filter(tournament=tournament)
         .order_by("id")
-        .values_list("registration__player__name", "rank", "because")
+        .values_list("registration__player__name", "infraction__code", "rank", "because", "status")
     ) == [
-        ("Борис Иванов", 1, "base"),
-        ("Вера Кузнецова", 3, "base"),
-        ("Борис Иванов", 2, "repeat"),
-        ("Захар Новиков", 1, "base"),
+        ("Борис Иванов", "1.4", 1, "base", "in_force"),
+        ("Вера Кузнецова", "1.1", 3, "base", "in_force"),
+        ("Глеб Попов", "1.4", 1, "base", "in_force"),
+        ("Борис Иванов", "1.4", 2, "repeat", "in_force"),
+        ("Глеб Попов", "1.1", 3, "base", "in_force"),
+        ("Дмитрий Соколов", "6.1", 6, "base", "in_force"),
+        ("Елена Лебедева", "1.4", 1, "base", "in_force"),
+        ("Елена Лебедева", "1.2", 3, "base", "in_force"),
+        ("Ирина Морозова", "1.4", 1, "base", "in_force"),
+        ("Ирина Морозова", "4.1", 1, "base", "in_force"),
+        ("Ирина Морозова", "4.2", 1, "base", "in_force"),
+        ("Ирина Морозова", None, 2, "stacking", "in_force"),
+        ("Жанна Козлова", "1.4", 1, "base", "in_force"),
+        ("Захар Новиков", "6.1", 6, "base", "awaiting_head_judge"),
     ]
     for username in ("head", "judge", "organiser"):
         assert authenticate(username=username, password="berserk-demo") is not None
+
+
+def test_the_demo_report_exports_from_the_command_line(db, tmp_path):
+    call_command("demo", "--no-serve")
+    target = tmp_path / "report.csv"
+
+    call_command("export_report", "demo-cup", "--format", "csv", "--output", str(target))
+
+    with target.open(encoding="utf-8-sig", newline="") as file:
+        rows = list(csv.DictReader(file))
+    assert len(rows) == 13  # the request still waiting for the head judge is not in force
+    disqualified = [row for row in rows if row["Игрок"] == "Дмитрий Соколов"]
+    assert disqualified[0]["Действующее пенальти"].startswith("Дисквалификация без призов")
