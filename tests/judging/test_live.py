@@ -79,10 +79,12 @@ def wait_for(condition, seconds=5.0):
 def test_a_change_reaches_every_open_stream_within_a_second(asgi_server):
     desk = Desk.create()
     path = f"/t/{desk.tournament.slug}/events/"
-    streams = [
-        Stream(asgi_server, path, session_cookie(user))
+    # Sessions first: the in-memory test database of SQLite locks a table while it is written.
+    cookies = [
+        session_cookie(user)
         for user in (desk.head, desk.floor, desk.organiser, desk.head, desk.floor)
     ]
+    streams = [Stream(asgi_server, path, cookie) for cookie in cookies]
     assert wait_for(lambda: hub.stream_count == 5 and hub.listening)
 
     started = time.monotonic()
@@ -133,10 +135,8 @@ def test_a_reconnecting_page_is_told_to_catch_up(asgi_server):
 @postgres_only
 def test_several_streams_share_one_listening_connection(asgi_server):
     desk = Desk.create()
-    streams = [
-        Stream(asgi_server, f"/t/{desk.tournament.slug}/events/", session_cookie(desk.head))
-        for _ in range(4)
-    ]
+    cookie = session_cookie(desk.head)
+    streams = [Stream(asgi_server, f"/t/{desk.tournament.slug}/events/", cookie) for _ in range(4)]
     assert wait_for(lambda: hub.stream_count == 4)
 
     def listening():
