@@ -17,7 +17,11 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
+
+if TYPE_CHECKING:
+    from tests.factories import Desk
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -79,14 +83,11 @@ def run(stream_count: int, changes: int) -> None:
     import django
 
     django.setup()
-    import uvicorn
     from django.core.management import call_command
     from django.test import Client
 
-    from config.asgi import application
-    from judging import services
-    from judging.live import hub
     from tests.factories import Desk
+    from tests.servers import asgi_server_thread
 
     call_command("migrate", verbosity=0)
     desk = Desk.create(players=2)
@@ -94,23 +95,13 @@ def run(stream_count: int, changes: int) -> None:
     client.force_login(desk.head)
     cookie = f"sessionid={client.cookies['sessionid'].value}"
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(
-            application,
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            lifespan="off",
-            timeout_graceful_shutdown=1,
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.01)
+    with asgi_server_thread() as (_url, port):
+        measure(desk, cookie, port, stream_count, changes)
+
+
+def measure(desk: "Desk", cookie: str, port: int, stream_count: int, changes: int) -> None:
+    from judging import services
+    from judging.live import hub
 
     path = f"/t/{desk.tournament.slug}/events/"
     streams = [Stream(port, path, cookie) for _ in range(stream_count)]
@@ -157,10 +148,6 @@ def run(stream_count: int, changes: int) -> None:
     )
     for stream in streams:
         stream.socket.close()
-    time.sleep(0.5)  # The server notices the closed streams and ends them before it stops.
-    hub.stop()
-    server.should_exit = True
-    thread.join(timeout=10)
 
 
 if __name__ == "__main__":

@@ -34,44 +34,8 @@ def _shipped_guideline(request):
 
 @pytest.fixture
 def asgi_server(transactional_db):
-    """The app served by uvicorn in a background thread, as in production.
+    """The app served by uvicorn in a background thread; yields the base URL."""
+    from tests.servers import asgi_server_thread
 
-    Server-sent events need an ASGI server: the WSGI live server would buffer an endless stream.
-    Yields the base URL; the server stops when the test ends.
-    """
-    import socket
-    import threading
-    import time
-
-    import uvicorn
-
-    from config.asgi import application
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(
-            application,
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            lifespan="off",
-            # Open event streams never end by themselves; do not wait for them at shutdown.
-            timeout_graceful_shutdown=1,
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        if time.monotonic() > deadline:
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    from judging.live import hub
-
-    hub.stop()
-    time.sleep(0.1)  # Let the listener close its database connection before the server stops.
-    server.should_exit = True
-    thread.join(timeout=10)
+    with asgi_server_thread() as (url, _port):
+        yield url
