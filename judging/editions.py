@@ -109,12 +109,20 @@ def put_infraction(
     code: str,
     name: str,
     penalties: Mapping[str, str | None],
-    availability: str = Availability.ANY,
+    availability: str | None = None,
 ) -> Infraction:
-    """Add an infraction to an edition, or replace the one with the same code."""
+    """Add an infraction to an edition, or replace the one with the same code.
+
+    Without an availability rule, a replaced infraction keeps its own (1.1, 1.2 and 1.4 exist only
+    where deck lists are used, rules.md §3, whatever their penalties become); a new one is
+    available everywhere.
+    """
     code = code.strip()
     if not code or not name.strip():
         raise DomainError("infraction_incomplete", _("An infraction needs a code and a name."))
+    if availability is None:
+        existing = Infraction.objects.filter(edition=edition, code=code).first()
+        availability = existing.availability if existing else Availability.ANY
     if availability not in Availability.values:
         raise DomainError("unknown_availability", _("Unknown availability rule."))
     fields = infraction_fields(

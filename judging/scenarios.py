@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
@@ -91,6 +92,11 @@ def run_scenario(data: Any, *, source: str) -> ScenarioResult:
         return ScenarioResult(source, title, False, str(error))
     except DatabaseError as error:
         return ScenarioResult(source, title, False, f"the database refused a step: {error}")
+    except Exception as error:
+        # Whatever the file holds, the reader gets a line naming it, never a traceback.
+        return ScenarioResult(
+            source, title, False, f"{source}: the runner failed: {type(error).__name__}: {error}"
+        )
     return ScenarioResult(source, title, True)
 
 
@@ -115,12 +121,30 @@ def _validated(data: Any) -> dict[str, Any]:
     _require(
         tournament.get("level") in Level.values, f"tournament.level must be one of {Level.values}"
     )
-    for item in tournament.get("infractions", []):
+    for key in ("decklists", "official_head_judge"):
+        _require(
+            tournament.get(key) is None or isinstance(tournament[key], bool),
+            f"tournament.{key} must be true or false",
+        )
+    best_of = tournament.get("best_of", 3)
+    _require(
+        isinstance(best_of, int) and not isinstance(best_of, bool) and best_of >= 1,
+        "tournament.best_of must be a whole number of games, at least 1",
+    )
+    added = tournament.get("infractions", [])
+    _require(isinstance(added, list), "tournament.infractions must be a list")
+    for item in added:
         _require(
             isinstance(item, dict) and item.get("code") and item.get("name"),
             "each added infraction needs a code and a name",
         )
-        for key in (item.get("penalties") or {}).values():
+        penalties = item.get("penalties") or {}
+        _require(isinstance(penalties, dict), "an added infraction's penalties must be an object")
+        _require(
+            set(penalties) <= set(Level.values),
+            f"an added infraction's penalties name levels of {Level.values}",
+        )
+        for key in penalties.values():
             if key is not None:
                 _rank(key, "an added infraction's penalty")
     players = data.get("players")
@@ -176,7 +200,7 @@ class _Run:
                 head_judge_is_official=bool(settings.get("official_head_judge", False)),
             )
             self._add_infractions(settings.get("infractions", []), key)
-        except (DomainError, TypeError, ValueError) as error:
+        except (DomainError, TypeError, ValueError, ValidationError) as error:
             raise BrokenScenario(f"tournament: {error}") from error
         tournament_services.add_staff(
             tournament=self.tournament, user=self.head_judge, role=StaffRole.HEAD_JUDGE
@@ -204,7 +228,7 @@ class _Run:
                 code=str(item["code"]),
                 name=str(item["name"]),
                 penalties=item.get("penalties") or {},
-                availability=item.get("availability", "any"),
+                availability=item.get("availability"),
             )
         editions.assign_edition(tournament=self.tournament, edition=edition)
 
@@ -245,11 +269,13 @@ class _Run:
         by = action.get("by", "head")
         if by not in ("head", "floor"):
             raise BrokenScenario(f"step {self.number}: by must be head or floor")
+        if not isinstance(action.get("defer", False), bool):
+            raise BrokenScenario(f"step {self.number}: defer must be true or false")
         outcome = services.issue_penalty(
             registration=self._player(action.get("player")),
             infraction_code=str(action.get("infraction", "")),
             moment=moment,
-            deferred=bool(action.get("defer", False)),
+            deferred=action.get("defer", False),
             issued_by=self.head_judge if by == "head" else self.floor_judge,
             client_key=uuid.uuid4(),
         )

@@ -453,7 +453,21 @@ class JudgingMatchPolicy:
                     oldest[record.registration_id] = record
             if not oldest:
                 return
+            # The next game and the match exist at the same moment, so each player's oldest
+            # loss is served now: game losses take this game, match losses the whole match.
+            game_losses = [r for r in oldest.values() if r.applies_to == AppliesTo.NEXT_GAME]
             match_losses = [r for r in oldest.values() if r.applies_to == AppliesTo.NEXT_MATCH]
+            if game_losses:
+                losers = {record.registration_id for record in game_losses}
+                winner = None
+                if len(losers) == 1:
+                    winner = match.player2 if match.player1_id in losers else match.player1
+                game = tournament_services.add_game(
+                    match=match, winner=winner, decided_by_penalty=True, may_end=not match_losses
+                )
+                for record in game_losses:
+                    record.served_game = game
+                    record.save(update_fields=["served_game"])
             if match_losses:
                 tournament_services.end_match_by_penalty(
                     match=match, losers={record.registration_id for record in match_losses}
@@ -462,14 +476,6 @@ class JudgingMatchPolicy:
                     record.served_match = match
                     record.save(update_fields=["served_match"])
                 return
-            losers = set(oldest)
-            winner = None
-            if len(losers) == 1:
-                winner = match.player2 if match.player1_id in losers else match.player1
-            game = tournament_services.add_game(match=match, winner=winner, decided_by_penalty=True)
-            for record in oldest.values():
-                record.served_game = game
-                record.save(update_fields=["served_game"])
 
     def has_waiting_game_loss(self, match: Match) -> bool:
         """A deferred game loss issued in this match waits for the game after the current one."""
@@ -528,7 +534,10 @@ def _take_effect(record: PenaltyRecord, match: Match | None) -> None:
     penalty = Rank(record.rank)
     if penalty.disqualifies:
         _refresh_standing(registration)
-        if penalty == Rank.SUSPENSION and record.membership_suspension_id is None:
+        suspension = record.membership_suspension
+        if penalty == Rank.SUSPENSION and (suspension is None or suspension.lifted_on is not None):
+            # A suspension lifted by an earlier amendment stays lifted in the membership's history;
+            # raising the record again suspends anew.
             record.membership_suspension = MembershipSuspension.objects.create(
                 player=registration.player,
                 starts_on=timezone.localdate(),

@@ -230,8 +230,18 @@ def finish_match(*, match: Match) -> Match:
         return match
 
 
-def add_game(*, match: Match, winner: Registration | None, decided_by_penalty: bool) -> Game:
-    """Append a game to a locked match in progress and end the match when it is decided."""
+def add_game(
+    *,
+    match: Match,
+    winner: Registration | None,
+    decided_by_penalty: bool,
+    may_end: bool = True,
+) -> Game:
+    """Append a game to a locked match in progress and end the match when it is decided.
+
+    ``may_end=False`` is for a game served together with a match loss at the same moment: the
+    match loss decides the match, so the game must not end it first.
+    """
     number = match.games.count() + 1
     game = Game.objects.create(
         match=match,
@@ -246,6 +256,8 @@ def add_game(*, match: Match, winner: Registration | None, decided_by_penalty: b
     else:
         match.player2_wins += 1
     match.save(update_fields=["player1_wins", "player2_wins", "draws"])
+    if not may_end:
+        return game
     wins_needed = match.round.tournament.wins_needed
     if max(match.player1_wins, match.player2_wins) >= wins_needed:
         end_match(match=match, reason=MatchEnd.WINS_NEEDED)

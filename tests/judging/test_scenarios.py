@@ -92,6 +92,27 @@ def test_an_expected_refusal_that_is_accepted_fails(db):
             scenario({"penalty": {"player": "Алиса", "infraction": "1.4", "moment": "lunch"}}),
             "moment must be one of",
         ),
+        (scenario(decklists="no"), "tournament.decklists must be true or false"),
+        (scenario(official_head_judge="false"), "must be true or false"),
+        (scenario(best_of="3"), "tournament.best_of must be a whole number"),
+        (scenario(infractions=5), "tournament.infractions must be a list"),
+        (
+            scenario(infractions=[{"code": "9.1", "name": "x", "penalties": ["caution"]}]),
+            "penalties must be an object",
+        ),
+        (
+            scenario(
+                {
+                    "penalty": {
+                        "player": "Алиса",
+                        "infraction": "1.4",
+                        "moment": "in_game",
+                        "defer": "false",
+                    }
+                }
+            ),
+            "defer must be true or false",
+        ),
     ],
 )
 def test_a_broken_scenario_is_a_clear_error(db, data, problem):
