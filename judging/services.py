@@ -247,19 +247,16 @@ def confirm_request(
     """The head judge confirms a record that waits for them; it takes effect now."""
     with transaction.atomic():
         registration, match = _lock_player(record.registration)
-        record = PenaltyRecord.objects.select_for_update().get(pk=record.pk)
+        record = _locked(record)
         _ensure_head_judge(registration.tournament, head_judge)
         _ensure_awaiting(record)
         _ensure_accepts_penalties(registration)
-        record.status = RecordStatus.IN_FORCE
-        record.save(update_fields=["status"])
-        _log(
+        _change(
             record,
             ChangeKind.CONFIRMED,
             author=head_judge,
-            from_rank=record.rank,
-            from_status=RecordStatus.AWAITING_HEAD_JUDGE,
             reason=reason,
+            status=RecordStatus.IN_FORCE,
         )
         _take_effect(record, match)
         return PenaltyOutcome(record=record)
@@ -271,20 +268,17 @@ def decline_request(
     """The head judge declines a request: it never takes effect and is kept with the reason."""
     with transaction.atomic():
         _lock_player(record.registration)
-        record = PenaltyRecord.objects.select_for_update().get(pk=record.pk)
+        record = _locked(record)
         _ensure_head_judge(record.tournament, head_judge)
         _ensure_awaiting(record)
         _ensure_reason(reason)
-        record.status = RecordStatus.DECLINED
-        record.revocation_requested = False
-        record.save(update_fields=["status", "revocation_requested"])
-        _log(
+        _change(
             record,
             ChangeKind.DECLINED,
             author=head_judge,
-            from_rank=record.rank,
-            from_status=RecordStatus.AWAITING_HEAD_JUDGE,
             reason=reason,
+            status=RecordStatus.DECLINED,
+            revocation_requested=False,
         )
         return PenaltyOutcome(record=record)
 
@@ -295,7 +289,7 @@ def amend_penalty(
     """A deviation: the head judge raises or lowers a penalty in force, with a written reason."""
     with transaction.atomic():
         registration, match = _lock_player(record.registration)
-        record = PenaltyRecord.objects.select_for_update().get(pk=record.pk)
+        record = _locked(record)
         tournament = registration.tournament
         role = _ensure_head_judge(tournament, author)
         _ensure_reason(reason)
@@ -309,16 +303,13 @@ def amend_penalty(
         if to_rank == Rank.SUSPENSION:
             _ensure_may_suspend(tournament, role)
         was = Rank(record.rank)
-        _cancel_pending_loss(record)
-        record.rank = to_rank
-        record.save(update_fields=["rank", "loss_cancelled"])
-        _log(
+        _change(
             record,
             ChangeKind.AMENDED,
             author=author,
-            from_rank=was,
-            from_status=RecordStatus.IN_FORCE,
             reason=reason,
+            rank=to_rank,
+            loss_cancelled=_loss_cancelled(record),
         )
         if was == Rank.SUSPENSION:
             _lift_suspension(record, reason)
@@ -335,21 +326,18 @@ def revoke_penalty(
     """The head judge revokes a record issued in error; it stays in the log as revoked."""
     with transaction.atomic():
         registration, _match = _lock_player(record.registration)
-        record = PenaltyRecord.objects.select_for_update().get(pk=record.pk)
+        record = _locked(record)
         _ensure_head_judge(registration.tournament, author)
         _ensure_reason(reason)
         _ensure_in_force(record)
-        _cancel_pending_loss(record)
-        record.status = RecordStatus.REVOKED
-        record.revocation_requested = False
-        record.save(update_fields=["status", "loss_cancelled", "revocation_requested"])
-        _log(
+        _change(
             record,
             ChangeKind.REVOKED,
             author=author,
-            from_rank=record.rank,
-            from_status=RecordStatus.IN_FORCE,
             reason=reason,
+            status=RecordStatus.REVOKED,
+            loss_cancelled=_loss_cancelled(record),
+            revocation_requested=False,
         )
         if record.rank == Rank.SUSPENSION:
             _lift_suspension(record, reason)
@@ -362,7 +350,7 @@ def request_revocation(
 ) -> PenaltyOutcome:
     """A judge's undo: ask the head judge to revoke a record. Nothing is revoked or deleted yet."""
     with transaction.atomic():
-        record = PenaltyRecord.objects.select_for_update().get(pk=record.pk)
+        record = _locked(record)
         _judge_role(record.tournament, judge)
         _ensure_reason(reason)
         if record.status not in (RecordStatus.IN_FORCE, RecordStatus.AWAITING_HEAD_JUDGE):
@@ -374,15 +362,12 @@ def request_revocation(
                 "revocation_already_requested",
                 _("The head judge has already been asked to revoke this record."),
             )
-        record.revocation_requested = True
-        record.save(update_fields=["revocation_requested"])
-        _log(
+        _change(
             record,
             ChangeKind.REVOCATION_REQUESTED,
             author=judge,
-            from_rank=record.rank,
-            from_status=record.status,
             reason=reason,
+            revocation_requested=True,
         )
         return PenaltyOutcome(record=record)
 
@@ -392,20 +377,17 @@ def decline_revocation(
 ) -> PenaltyOutcome:
     """The head judge keeps a record a judge asked to revoke."""
     with transaction.atomic():
-        record = PenaltyRecord.objects.select_for_update().get(pk=record.pk)
+        record = _locked(record)
         _ensure_head_judge(record.tournament, head_judge)
         _ensure_reason(reason)
         if not record.revocation_requested:
             raise DomainError("no_revocation_request", _("Nobody asked to revoke this record."))
-        record.revocation_requested = False
-        record.save(update_fields=["revocation_requested"])
-        _log(
+        _change(
             record,
             ChangeKind.REVOCATION_DECLINED,
             author=head_judge,
-            from_rank=record.rank,
-            from_status=record.status,
             reason=reason,
+            revocation_requested=False,
         )
         return PenaltyOutcome(record=record)
 
@@ -624,10 +606,29 @@ def _lift_suspension(record: PenaltyRecord, reason: str) -> None:
         suspension.save(update_fields=["lifted_on", "lift_reason"])
 
 
-def _cancel_pending_loss(record: PenaltyRecord) -> None:
+def _loss_cancelled(record: PenaltyRecord) -> bool:
     """An amendment or revocation cancels a loss of the record that is still pending (§6)."""
-    if record.is_pending_loss:
-        record.loss_cancelled = True
+    return record.loss_cancelled or record.is_pending_loss
+
+
+def _change(
+    record: PenaltyRecord,
+    kind: str,
+    *,
+    author: AbstractBaseUser,
+    reason: str,
+    **fields: object,
+) -> None:
+    """Change the record's current state and append the change to its history."""
+    from_rank, from_status = record.rank, record.status
+    for name, value in fields.items():
+        setattr(record, name, value)
+    record.save(update_fields=list(fields))
+    _log(record, kind, author=author, from_rank=from_rank, from_status=from_status, reason=reason)
+
+
+def _locked(record: PenaltyRecord) -> PenaltyRecord:
+    return PenaltyRecord.objects.select_for_update().get(pk=record.pk)
 
 
 def _lock_player(registration: Registration) -> tuple[Registration, Match | None]:
