@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from judging import live, selectors, services
-from judging.forms import AmendForm, LogFilterForm, ReasonForm
+from judging.forms import REASON_MAX_LENGTH, AmendForm, LogFilterForm, ReasonForm
 from judging.models import PenaltyRecord
 from judging.penalties import Rank
 from players.selectors import suspension_in_force
@@ -88,9 +88,13 @@ def console_act(request: HttpRequest, access: Access, record_id: int, action: st
     if action not in ACTIONS:
         raise Http404
     record = get_object_or_404(PenaltyRecord, pk=record_id, tournament=access.tournament)
-    reason = ReasonForm(request.POST)
-    text = str(reason.data.get("reason", "")) if reason.is_bound else ""
+    text = request.POST.get("reason", "").strip()
     try:
+        if len(text) > REASON_MAX_LENGTH:
+            raise DomainError(
+                "reason_too_long",
+                _("Keep the reason under %(count)s characters.") % {"count": REASON_MAX_LENGTH},
+            )
         if action == "confirm":
             services.confirm_request(record=record, head_judge=request.user, reason=text)
             done = _("Confirmed: the penalty is in force.")

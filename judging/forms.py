@@ -26,14 +26,19 @@ class InfractionForm(forms.Form):
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
         code, _sep, letter = str(data.get("sub_item") or "").partition(":")
+        if letter and code != data.get("infraction"):
+            self.add_error("sub_item", _("This sub-item belongs to another infraction."))
         data["sub_item_letter"] = letter if code == data.get("infraction") else ""
         return data
+
+
+REASON_MAX_LENGTH = 2000
 
 
 class ReasonForm(forms.Form):
     reason = forms.CharField(
         label=_("Reason"),
-        max_length=2000,
+        max_length=REASON_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 2}),
         error_messages={"required": _("Write the reason for this decision.")},
     )

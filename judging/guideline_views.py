@@ -70,9 +70,17 @@ def _add_infraction(access: Access, data: dict[str, object]) -> Infraction:
             )
             editions.assign_edition(tournament=tournament, edition=own)
         edition = selectors.edition_for(tournament=tournament)
+        code = str(data["code"])
+        if Infraction.objects.filter(edition=edition, code=code).exists():
+            # Changing an infraction during an event would change what later records mean.
+            raise DomainError(
+                "infraction_exists",
+                _("Infraction %(code)s is already in this guideline; choose a new code.")
+                % {"code": code},
+            )
         return editions.put_infraction(
             edition=edition,
-            code=str(data["code"]),
+            code=code,
             name=str(data["name"]),
             availability=str(data["availability"]),
             penalties={

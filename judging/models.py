@@ -95,7 +95,7 @@ class Infraction(models.Model):
     @property
     def sort_key(self) -> tuple[int | str, ...]:
         """Orders 1.2 before 1.10, which a text sort would not."""
-        return tuple(int(part) if part.isdigit() else part for part in self.code.split("."))
+        return tuple(int(part) if part.isdecimal() else part for part in self.code.split("."))
 
 
 class TournamentGuideline(models.Model):

@@ -378,7 +378,7 @@ def counts_by_infraction(*, tournament: Tournament) -> list[CountRow]:
         code = row[0]
         if code is None:
             return (1, ())
-        return (0, tuple(int(part) if part.isdigit() else part for part in code.split(".")))
+        return (0, tuple(int(part) if part.isdecimal() else part for part in code.split(".")))
 
     counted = []
     for code, name, count in sorted(rows, key=order):

@@ -136,7 +136,7 @@ def players_at_glance(
     query = query.strip()
     if registration_ids is not None:
         registrations = registrations.filter(pk__in=registration_ids)
-    elif query.isdigit():
+    elif query.isdecimal():
         table = int(query)
         registrations = registrations.filter(
             pk__in=[

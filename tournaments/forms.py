@@ -2,6 +2,8 @@
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core import validators
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Level, StaffRole, Tournament
@@ -32,6 +34,12 @@ class TournamentForm(forms.ModelForm):
             "the highest."
         )
         self.fields["best_of"].widget.attrs.update({"min": 1, "max": 7})
+        for name in ("round_minutes", "rounds_planned"):
+            field = self.fields[name]
+            field.validators.append(validators.MinValueValidator(1))
+            field.widget.attrs.update({"min": 1})
+        self.fields["round_minutes"].validators.append(validators.MaxValueValidator(600))
+        self.fields["rounds_planned"].validators.append(validators.MaxValueValidator(30))
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
@@ -42,6 +50,10 @@ class TournamentForm(forms.ModelForm):
         if isinstance(best_of, int) and not 1 <= best_of <= 7:
             self.add_error("best_of", _("Best of 1 to 7 games."))
         return data
+
+
+# Addresses under /t/ that belong to pages, not to tournaments.
+RESERVED_SLUGS = {"new"}
 
 
 class NewTournamentForm(TournamentForm):
@@ -56,13 +68,17 @@ class NewTournamentForm(TournamentForm):
 
     def clean_slug(self) -> str:
         slug = self.cleaned_data["slug"]
+        if slug in RESERVED_SLUGS:
+            raise forms.ValidationError(_("This address is taken by the app; choose another."))
         if Tournament.objects.filter(slug=slug).exists():
             raise forms.ValidationError(_("A tournament with this address already exists."))
         return slug
 
 
 class StaffForm(forms.Form):
-    username = forms.CharField(label=_("Login"), max_length=150)
+    username = forms.CharField(
+        label=_("Login"), max_length=150, validators=[UnicodeUsernameValidator()]
+    )
     role = forms.ChoiceField(label=_("Role"), choices=StaffRole.choices)
     full_name = forms.CharField(
         label=_("Full name"),

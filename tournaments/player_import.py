@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from players.models import Player
 from players.selectors import suspension_in_force
-from tournaments.models import Registration, Tournament
+from tournaments.models import Registration, Tournament, TournamentStatus
 
 HEADER_WORDS = {"name", "имя", "игрок", "фио", "membership", "членский", "номер", "id"}
 MAX_FILE_BYTES = 2_000_000
@@ -69,6 +69,9 @@ def _looks_like_header(cells: list[str]) -> bool:
 
 def import_players(*, tournament: Tournament, content: bytes) -> ImportReport:
     report = ImportReport()
+    if tournament.status == TournamentStatus.FINISHED:
+        report.errors.append((0, _("The tournament has finished.")))
+        return report
     if len(content) > MAX_FILE_BYTES:
         report.errors.append((0, _("The file is too large (at most 2 MB).")))
         return report
@@ -128,8 +131,11 @@ def _row_problem(
     if len(cells) > 3:
         return _("too many columns: expected name, membership id, city")
     name, membership_id = cells[0], cells[1]
-    if len(name) > 200 or len(membership_id) > 40:
-        return _("the name or the membership id is too long")
+    city = cells[2] if len(cells) > 2 else ""
+    if len(name) > 200 or len(membership_id) > 40 or len(city) > 120:
+        return _("the name, the membership id or the city is too long")
+    if any(ord(char) < 32 or ord(char) == 127 for cell in cells for char in cell):
+        return _("the row holds control characters; save the file as plain text")
     if membership_id in seen:
         return _("membership id %(id)s is already on line %(line)s") % {
             "id": membership_id,

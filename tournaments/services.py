@@ -96,6 +96,7 @@ def add_staff(*, tournament: Tournament, user: AbstractBaseUser, role: str) -> S
 def register_player(*, tournament: Tournament, player: Player) -> Registration:
     """Register a player; a suspended membership is refused with its reason and end date."""
     with transaction.atomic():
+        _ensure_not_finished(tournament)
         suspension = suspension_in_force(player=player, day=timezone.localdate())
         if suspension is not None:
             until = (
@@ -296,11 +297,28 @@ def update_tournament(*, tournament: Tournament, **fields: object) -> Tournament
     """Change the set-up; the level is fixed once play has started (rules.md §1)."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        level = str(fields.get("level", tournament.level))
-        if level != tournament.level and tournament.rounds.exists():
-            raise DomainError(
-                "level_fixed",
+        _ensure_not_finished(tournament)
+        played = tournament.rounds.exists()
+        for name, message in (
+            (
+                "level",
                 _("The rules-enforcement level cannot change once the first round is paired."),
+            ),
+            (
+                "uses_decklists",
+                _("Whether deck lists are used cannot change once the first round is paired."),
+            ),
+        ):
+            if name in fields and fields[name] != getattr(tournament, name) and played:
+                raise DomainError(f"{name}_fixed", message)
+        open_matches = Match.objects.filter(round__tournament=tournament).in_progress()
+        if (
+            fields.get("best_of", tournament.best_of) != tournament.best_of
+            and open_matches.exists()
+        ):
+            raise DomainError(
+                "best_of_fixed",
+                _("The number of games in a match cannot change while a round is being played."),
             )
         for name, value in fields.items():
             setattr(tournament, name, value)
@@ -339,6 +357,7 @@ def drop_player(*, registration: Registration) -> Registration:
     """The player leaves of their own will: no further pairings; results and penalties stay."""
     with transaction.atomic():
         registration = lock_registrations([registration.pk])[registration.pk]
+        _ensure_not_finished(registration.tournament)
         if registration.status != RegistrationStatus.PLAYING:
             raise DomainError(
                 "not_playing",
@@ -353,6 +372,7 @@ def drop_player(*, registration: Registration) -> Registration:
 def finish_tournament(*, tournament: Tournament) -> Tournament:
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        _ensure_not_finished(tournament)
         if Match.objects.filter(round__tournament=tournament).in_progress().exists():
             raise DomainError(
                 "round_in_progress", _("A match of the current round has not ended yet.")
@@ -510,8 +530,12 @@ def publish_draft(*, tournament: Tournament) -> Round:
         return new_round
 
 
-def _ensure_next_round_possible(tournament: Tournament) -> None:
+def _ensure_not_finished(tournament: Tournament) -> None:
     if tournament.status == TournamentStatus.FINISHED:
         raise DomainError("tournament_finished", _("The tournament has finished."))
+
+
+def _ensure_next_round_possible(tournament: Tournament) -> None:
+    _ensure_not_finished(tournament)
     if Match.objects.filter(round__tournament=tournament).in_progress().exists():
         raise DomainError("round_in_progress", _("A match of the current round has not ended yet."))

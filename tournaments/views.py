@@ -160,6 +160,12 @@ def staff_list(request: HttpRequest, access: Access) -> HttpResponse:
                         password=data["password"],
                         first_name=data["full_name"],
                     )
+                if Staff.objects.filter(
+                    tournament=tournament, user=user, role=data["role"]
+                ).exists():
+                    raise DomainError(
+                        "already_staff", _("This person already has this role in the tournament.")
+                    )
                 services.add_staff(tournament=tournament, user=user, role=data["role"])
         except DomainError as error:
             return _refused(request, error, url, fragment, context())
@@ -225,8 +231,11 @@ def registration_add(request: HttpRequest, access: Access) -> HttpResponse:
     fragment = "tournaments/registration_list.html#registration-panel"
     try:
         with transaction.atomic():
-            if request.POST.get("player"):
-                player = get_object_or_404(Player, pk=request.POST["player"])
+            chosen = request.POST.get("player", "").strip()
+            if chosen:
+                if not chosen.isdecimal():
+                    raise DomainError("unknown_player", _("Choose a player from the registry."))
+                player = get_object_or_404(Player, pk=int(chosen))
             else:
                 form = PlayerForm(request.POST)
                 if not form.is_valid():
@@ -409,7 +418,7 @@ def _match_row(
 def standings(request: HttpRequest, access: Access) -> HttpResponse:
     rounds = list(access.tournament.rounds.values_list("number", flat=True))
     through = request.GET.get("round")
-    through_round = int(through) if through and through.isdigit() else None
+    through_round = int(through) if through and through.isdecimal() else None
     rows = selectors.standings(tournament=access.tournament, through_round=through_round)
     return render(
         request,
