@@ -1,5 +1,6 @@
 """Browser tests: Debian's Chromium driven by Playwright, at a tablet's size, against the app."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -35,12 +36,14 @@ def browser_context_args(browser_context_args):
 
 
 @pytest.fixture
-def screenshot():
-    """Save a screenshot under docs/screenshots/ for the README."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+def screenshot(tmp_path):
+    """Take a screenshot; with DESK_SCREENSHOTS=1 it refreshes docs/screenshots/ for the README,
+    otherwise it stays in the test's temporary folder, so a test run leaves the tree clean."""
+    folder = SCREENSHOTS if os.environ.get("DESK_SCREENSHOTS") == "1" else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
 
     def take(page, name):
-        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+        page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
 
     return take
 
