@@ -39,3 +39,16 @@ def asgi_server(transactional_db):
 
     with asgi_server_thread() as (url, _port):
         yield url
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite the suite runs on a database file, as the demo does, not in memory: concurrent
+    writers then meet the same locking (WAL, IMMEDIATE transactions) as at an event."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database.setdefault("TEST", {})["NAME"] = str(
+            tmp_path_factory.mktemp("db") / "test.sqlite3"
+        )
