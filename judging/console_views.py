@@ -8,6 +8,7 @@ from django.core.paginator import Paginator
 from django.db import connections
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -47,7 +48,14 @@ def _log_context(request: HttpRequest, access: Access) -> dict[str, object]:
 def console(request: HttpRequest, access: Access) -> HttpResponse:
     context = _log_context(request, access)
     fragment = request.GET.get("fragment")
-    if request.htmx and fragment in ("penalty-log", "request-queue"):
+    if request.htmx and fragment == "penalty-log":
+        # One re-fetch per live event: the log, with the queue swapped in beside it out of band.
+        log = render_to_string("judging/console.html#penalty-log", context, request)
+        queue = render_to_string(
+            "judging/console.html#request-queue", {**context, "oob": True}, request
+        )
+        return HttpResponse(log + queue)
+    if request.htmx and fragment == "request-queue":
         return render(request, f"judging/console.html#{fragment}", context)
     return render(request, "judging/console.html", context)
 
@@ -165,7 +173,10 @@ def _stream_access(request: HttpRequest, slug: str) -> Access:
             raise PermissionDenied
         return tournament_access(request, slug, ())
     finally:
-        connections.close_all()
+        # Back to the pool (or closed); never one inside a transaction (the tests' own).
+        for conn in connections.all(initialized_only=True):
+            if not conn.in_atomic_block:
+                conn.close()
 
 
 async def events(request: HttpRequest, slug: str) -> HttpResponse:
