@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from judging.models import Availability, RecordStatus
 from judging.penalties import Moment, Rank
 from judging.selectors import LogFilters
-from tournaments.models import Level, Registration, Staff, StaffRole, Tournament
+from tournaments.models import Level, Staff, StaffRole, Tournament
 
 
 class InfractionForm(forms.Form):
@@ -59,7 +59,10 @@ class AmendForm(forms.Form):
 class LogFilterForm(forms.Form):
     round = forms.TypedChoiceField(label=_("Round"), coerce=int, required=False, empty_value=None)
     judge = forms.TypedChoiceField(label=_("Judge"), coerce=int, required=False, empty_value=None)
-    player = forms.TypedChoiceField(label=_("Player"), coerce=int, required=False, empty_value=None)
+    # A search, not a list of every player: a 2,000-option select on every re-fetch is the size
+    # of the whole event. ``player`` (a registration id) is kept for links to one player's log.
+    player_name = forms.CharField(label=_("Player"), required=False, max_length=100)
+    player = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
     rank = forms.TypedChoiceField(
         label=_("Penalty"),
         coerce=int,
@@ -82,11 +85,6 @@ class LogFilterForm(forms.Form):
             ("", "—"),
             *sorted({(s.user_id, s.user.get_full_name() or s.user.username) for s in judges}),
         ]
-        players = Registration.objects.filter(tournament=tournament).select_related("player")
-        self.fields["player"].choices = [
-            ("", "—"),
-            *((r.pk, r.player.name) for r in players.order_by("player__name")),
-        ]
 
     def filters(self) -> LogFilters:
         data = self.cleaned_data
@@ -94,6 +92,7 @@ class LogFilterForm(forms.Form):
             round=data.get("round"),
             judge=data.get("judge"),
             player=data.get("player"),
+            player_name=(data.get("player_name") or "").strip(),
             rank=data.get("rank"),
             status=data.get("status") or "",
         )

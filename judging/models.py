@@ -211,7 +211,15 @@ class PenaltyRecord(models.Model):
                 name="penalty_client_key_unique",
             ),
         ]
-        indexes = [models.Index(fields=["registration", "status"])]
+        indexes = [
+            models.Index(fields=["registration", "status"]),
+            # The head judge's queue: a handful of rows among an event's 20,000 records.
+            models.Index(
+                fields=["tournament", "id"],
+                condition=Q(status="awaiting_head_judge") | Q(revocation_requested=True),
+                name="penalty_request_queue",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.registration}: {self.get_rank_display()}"

@@ -3,7 +3,7 @@
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q, QuerySet
+from django.db.models import F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 from django.utils.translation import gettext as _
 
 from judging.models import (
@@ -109,61 +109,95 @@ class PlayerAtGlance:
         return self.match.opponent_of(self.registration)
 
 
-def players_at_glance(
-    *, tournament: Tournament, query: str = "", registration_ids: list[int] | None = None
-) -> list[PlayerAtGlance]:
-    """Players of the tournament found by table number or part of a name, in table order.
+GLANCE_PAGE_SIZE = 30
 
-    Three queries whatever the number of players or penalties: the latest round's matches, the
-    registrations, and their penalties in force.
+
+@dataclass(frozen=True)
+class GlancePage:
+    """One page of players found: bounded whatever the size of the event."""
+
+    rows: list[PlayerAtGlance]
+    number: int
+    has_next: bool
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+
+def players_at_glance(
+    *,
+    tournament: Tournament,
+    query: str = "",
+    registration_ids: list[int] | None = None,
+    page: int = 1,
+    page_size: int = GLANCE_PAGE_SIZE,
+) -> GlancePage:
+    """Players of the tournament found by table number or part of a name, in table order, one
+    page at a time.
+
+    Four queries whatever the number of players or penalties: the latest round, one page of
+    registrations (with their table in that round), the matches of those players only, and their
+    penalties in force.
     """
     latest = Round.objects.filter(tournament=tournament).order_by("-number").first()
-    matches = (
-        list(
-            Match.objects.filter(round=latest).select_related(
-                "round", "player1__player", "player2__player"
-            )
-        )
-        if latest
-        else []
-    )
-    match_of: dict[int, Match] = {}
-    for match in matches:
-        match_of[match.player1_id] = match
-        if match.player2_id:
-            match_of[match.player2_id] = match
     registrations = Registration.objects.filter(tournament=tournament).select_related("player")
+    if latest is not None:
+        match_of_player = Match.objects.filter(round=latest).filter(
+            Q(player1=OuterRef("pk")) | Q(player2=OuterRef("pk"))
+        )
+        registrations = registrations.annotate(
+            table_no=Subquery(match_of_player.values("table")[:1])
+        )
+    else:
+        registrations = registrations.annotate(table_no=Value(None, IntegerField()))
     query = query.strip()
     if registration_ids is not None:
         registrations = registrations.filter(pk__in=registration_ids)
     elif query.isdecimal():
-        table = int(query)
-        registrations = registrations.filter(
-            pk__in=[
-                pk
-                for match in matches
-                if match.table == table
-                for pk in (match.player1_id, match.player2_id)
-                if pk
-            ]
-        )
+        registrations = registrations.filter(table_no=int(query))
     elif query:
         registrations = registrations.filter(player__search_text__contains=search_text(query))
-    found = list(registrations)
-    penalties: dict[int, list[PenaltyRecord]] = {reg.pk: [] for reg in found}
-    for record in (
-        PenaltyRecord.objects.in_force()
-        .filter(registration_id__in=list(penalties))
-        .select_related("infraction")
-        .order_by("id")
-    ):
-        penalties[record.registration_id].append(record)
+    page = max(page, 1)
+    start = (page - 1) * page_size
+    found = list(
+        registrations.order_by(F("table_no").asc(nulls_last=True), "player__name", "pk")[
+            start : start + page_size + 1
+        ]
+    )
+    has_next = len(found) > page_size
+    found = found[:page_size]
+    ids = [reg.pk for reg in found]
+    match_of: dict[int, Match] = {}
+    if latest is not None and ids:
+        for match in (
+            Match.objects.filter(round=latest)
+            .filter(Q(player1_id__in=ids) | Q(player2_id__in=ids))
+            .select_related("round", "player1__player", "player2__player")
+        ):
+            match_of[match.player1_id] = match
+            if match.player2_id:
+                match_of[match.player2_id] = match
+    penalties: dict[int, list[PenaltyRecord]] = {pk: [] for pk in ids}
+    if ids:
+        for record in (
+            PenaltyRecord.objects.in_force()
+            .filter(registration_id__in=ids)
+            .select_related("infraction")
+            .order_by("id")
+        ):
+            penalties[record.registration_id].append(record)
     rows = [
         PlayerAtGlance(registration=reg, match=match_of.get(reg.pk), penalties=penalties[reg.pk])
         for reg in found
     ]
-    no_table = 10**9
-    return sorted(rows, key=lambda row: (row.table or no_table, row.registration.player.name))
+    return GlancePage(rows=rows, number=page, has_next=has_next)
+
+
+def player_at_glance(*, tournament: Tournament, registration: Registration) -> PlayerAtGlance:
+    """One player with their match in the latest round and penalties: reads that match only."""
+    (row,) = players_at_glance(tournament=tournament, registration_ids=[registration.pk]).rows
+    return row
 
 
 def records_issued_by(*, tournament: Tournament, user: AbstractBaseUser) -> QuerySet[PenaltyRecord]:
@@ -205,6 +239,7 @@ class LogFilters:
     player: int | None = None
     rank: int | None = None
     status: str = ""
+    player_name: str = ""
 
 
 def penalty_log(*, tournament: Tournament, filters: LogFilters) -> QuerySet[PenaltyRecord]:
@@ -222,6 +257,10 @@ def penalty_log(*, tournament: Tournament, filters: LogFilters) -> QuerySet[Pena
         records = records.filter(issued_by_id=filters.judge)
     if filters.player is not None:
         records = records.filter(registration_id=filters.player)
+    if filters.player_name:
+        records = records.filter(
+            registration__player__search_text__contains=search_text(filters.player_name)
+        )
     if filters.rank is not None:
         records = records.filter(rank=filters.rank)
     if filters.status:

@@ -6,6 +6,7 @@ Views stay thin: the services rule and write; the selectors read.
 import uuid
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -20,15 +21,24 @@ from tournaments.access import JUDGES, Access, staff_view
 from tournaments.errors import DomainError
 from tournaments.models import Registration
 
+MINE_PAGE_SIZE = 50
+
 
 @staff_view(*JUDGES)
 def judge_home(request: HttpRequest, access: Access) -> HttpResponse:
-    query = request.GET.get("q", "")
+    query = request.GET.get("q", "")[:100]
+    page = request.GET.get("page", "")
+    found = selectors.players_at_glance(
+        tournament=access.tournament,
+        query=query,
+        page=int(page) if page.isdecimal() and len(page) < 6 else 1,
+    )
     context = {
         "access": access,
         "tournament": access.tournament,
         "query": query,
-        "rows": selectors.players_at_glance(tournament=access.tournament, query=query),
+        "found": found,
+        "rows": found.rows,
     }
     if request.htmx:
         return render(request, "judging/judge_home.html#player-results", context)
@@ -36,12 +46,14 @@ def judge_home(request: HttpRequest, access: Access) -> HttpResponse:
 
 
 def _log_context(
-    access: Access, registration: Registration, form: InfractionForm
+    access: Access,
+    registration: Registration,
+    form: InfractionForm,
+    glance: selectors.PlayerAtGlance | None = None,
 ) -> dict[str, object]:
     infractions = selectors.available_infractions(tournament=access.tournament)
-    (glance,) = selectors.players_at_glance(
-        tournament=access.tournament, registration_ids=[registration.pk]
-    )
+    if glance is None:
+        glance = selectors.player_at_glance(tournament=access.tournament, registration=registration)
     return {
         "access": access,
         "tournament": access.tournament,
@@ -63,9 +75,8 @@ def _registration(access: Access, value: object) -> Registration:
 @staff_view(*JUDGES)
 def log_infraction(request: HttpRequest, access: Access) -> HttpResponse:
     registration = _registration(access, request.GET.get("player"))
-    match = selectors.players_at_glance(
-        tournament=access.tournament, registration_ids=[registration.pk]
-    )[0].match
+    glance = selectors.player_at_glance(tournament=access.tournament, registration=registration)
+    match = glance.match
     in_match = match is not None and not match.has_ended and not match.is_bye
     form = InfractionForm(
         initial={
@@ -75,7 +86,9 @@ def log_infraction(request: HttpRequest, access: Access) -> HttpResponse:
             "moment": Moment.IN_GAME if in_match else Moment.BETWEEN_MATCHES,
         }
     )
-    return render(request, "judging/infraction_log.html", _log_context(access, registration, form))
+    return render(
+        request, "judging/infraction_log.html", _log_context(access, registration, form, glance)
+    )
 
 
 @require_POST
@@ -179,7 +192,10 @@ def record_undo(request: HttpRequest, access: Access, record_id: int) -> HttpRes
 
 @staff_view(*JUDGES)
 def my_records(request: HttpRequest, access: Access) -> HttpResponse:
-    records = selectors.records_issued_by(tournament=access.tournament, user=request.user)
+    records = Paginator(
+        selectors.records_issued_by(tournament=access.tournament, user=request.user),
+        MINE_PAGE_SIZE,
+    ).get_page(request.GET.get("page"))
     return render(
         request,
         "judging/record_mine.html",

@@ -118,3 +118,24 @@ class Desk:
             .filter(registration=self.players[player])
             .order_by("id")
         ]
+
+
+def crowd(desk: Desk, count: int) -> None:
+    """Register ``count`` more players at once (inserted directly: the registration service, one
+    player at a time, would take minutes for an event of thousands)."""
+    from players.models import search_text
+
+    start = next(_numbers) * 100_000
+    people = Player.objects.bulk_create(
+        Player(
+            name=f"Игрок {start + n}",
+            membership_id=f"BH-{start + n}",
+            search_text=search_text(f"Игрок {start + n}", f"BH-{start + n}"),
+        )
+        for n in range(count)
+    )
+    desk.players.extend(
+        Registration.objects.bulk_create(
+            Registration(tournament=desk.tournament, player=person) for person in people
+        )
+    )

@@ -1,0 +1,155 @@
+"""Every screen costs the same whatever the event's size: the same number of queries for an event
+of four players as for one of 2,000, and a page of at most about 100 KB of HTML."""
+
+import uuid
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import Desk, crowd
+from tournaments import services as tournament_services
+
+LARGE = 2000
+MAX_BYTES = 100_000
+
+
+def event(players: int) -> Desk:
+    """A running event: the first round published, each player with a penalty or two."""
+    desk = Desk.create()
+    crowd(desk, players - len(desk.players))
+    order = desk.players
+    tournament_services.pair_round(
+        tournament=desk.tournament,
+        pairings=[(order[i], order[i + 1]) for i in range(0, len(order) - 1, 2)],
+    )
+    for index in range(4):
+        desk.issue(index, "1.4", by="floor")
+    desk.issue(0, "1.1", by="floor")
+    return desk
+
+
+@pytest.fixture
+def events(db):
+    return event(4), event(LARGE)
+
+
+def measure(client, desk, user, method, name, data=None, **headers):
+    client.force_login(getattr(desk, user))
+    path = reverse(name, args=[desk.tournament.slug])
+    with CaptureQueriesContext(connection) as queries:
+        if method == "get":
+            response = client.get(path, data or {}, headers=headers)
+        else:
+            response = client.post(path, data or {}, headers=headers)
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    assert response.status_code == 200, body[:500]
+    return len(queries), len(body), body.decode()
+
+
+def form(desk):
+    return {
+        "player": desk.players[1].pk,
+        "client_key": str(uuid.uuid4()),
+        "infraction": "1.4",
+        "moment": "in_game",
+    }
+
+
+SCREENS = {
+    "judge start page": ("floor", "get", "judging:judge-home", lambda desk: {}, {}),
+    "judge search by name": ("floor", "get", "judging:judge-home", lambda d: {"q": "игрок"}, {}),
+    "judge search by table": ("floor", "get", "judging:judge-home", lambda d: {"q": "1"}, {}),
+    "log page": (
+        "floor",
+        "get",
+        "judging:log",
+        lambda desk: {"player": desk.players[1].pk},
+        {},
+    ),
+    "preview": ("floor", "post", "judging:preview", form, {"HX-Request": "true"}),
+    "my penalties": ("floor", "get", "judging:mine", lambda desk: {}, {}),
+    "console": ("head", "get", "judging:console", lambda desk: {}, {}),
+    "console live re-fetch": (
+        "head",
+        "get",
+        "judging:console",
+        lambda desk: {"fragment": "penalty-log", "player_name": "игрок"},
+        {"HX-Request": "true"},
+    ),
+    "registry search": (
+        "organiser",
+        "get",
+        "tournaments:player-search",
+        lambda desk: {"q": "игрок"},
+        {"HX-Request": "true"},
+    ),
+}
+
+
+def test_every_screen_costs_the_same_for_four_players_and_for_two_thousand(client, events):
+    small, large = events
+    measured = {}
+    for screen, (user, method, name, data, headers) in SCREENS.items():
+        small_queries, _size, _ = measure(client, small, user, method, name, data(small), **headers)
+        large_queries, large_size, _ = measure(
+            client, large, user, method, name, data(large), **headers
+        )
+        measured[screen] = (small_queries, large_queries, large_size < MAX_BYTES)
+
+    assert measured == {
+        screen: (small, small, True) for screen, (small, _l, _s) in measured.items()
+    }
+
+
+def test_the_start_page_pages_through_the_players_in_table_order(client, db):
+    large = event(100)
+    client.force_login(large.floor)
+    path = reverse("judging:judge-home", args=[large.tournament.slug])
+
+    first = client.get(path).content.decode()
+    second = client.get(path, {"page": 2}).content.decode()
+
+    assert "Стол 1<" in first and "Стол 15<" in first and "Стол 16<" not in first
+    assert "Стол 16<" in second and "Стол 30<" in second
+    assert "page=2" in first and "page=1" in second
+
+
+def test_the_console_player_filter_is_a_search(client, db):
+    small = event(4)
+    _queries, _size, page = measure(client, small, "head", "get", "judging:console")
+
+    assert 'name="player_name"' in page
+    assert '<select name="player"' not in page
+    assert f">{small.players[3].player.name}</option>" not in page
+
+
+def test_the_live_re_fetch_brings_the_queue_with_the_log(client, db):
+    small = event(4)
+    _queries, _size, fragment = measure(
+        client,
+        small,
+        "head",
+        "get",
+        "judging:console",
+        {"fragment": "penalty-log"},
+        **{"HX-Request": "true"},
+    )
+
+    assert fragment.lstrip().startswith('<section id="penalty-log"')
+    assert '<section id="request-queue" class="queue" hx-swap-oob="true">' in fragment
+
+
+def test_publishing_a_round_takes_the_same_queries_whatever_its_size(db):
+    counts = []
+    for players in (4, LARGE):
+        desk = Desk.create()
+        crowd(desk, players - len(desk.players))
+        order = desk.players
+        pairings = [(order[i], order[i + 1]) for i in range(0, len(order) - 1, 2)]
+        with CaptureQueriesContext(connection) as queries:
+            tournament_services.pair_round(tournament=desk.tournament, pairings=pairings)
+        counts.append(len(queries))
+
+    assert counts[0] == counts[1]
