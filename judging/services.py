@@ -459,6 +459,19 @@ class JudgingMatchPolicy:
                     record.save(update_fields=["served_match"])
                 return
 
+    def settle_round(self, matches: list[Match]) -> None:
+        """Settle a new round: one query finds the players with a loss waiting, and only their
+        matches are settled; every other match has nothing to serve."""
+        ids = {pk for match in matches for pk in (match.player1_id, match.player2_id) if pk}
+        waiting = set(
+            PenaltyRecord.objects.pending_losses()
+            .filter(registration_id__in=ids)
+            .values_list("registration_id", flat=True)
+        )
+        for match in matches:
+            if match.player1_id in waiting or match.player2_id in waiting:
+                self.settle(match)
+
     def has_waiting_game_loss(self, match: Match) -> bool:
         """A deferred game loss issued in this match waits for the game after the current one."""
         return (

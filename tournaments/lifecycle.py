@@ -15,6 +15,9 @@ class MatchPolicy(Protocol):
     def settle(self, match: "Match") -> None:
         """Serve what waits for this match while it is in progress (pending penalty losses)."""
 
+    def settle_round(self, matches: "list[Match]") -> None:
+        """``settle`` every match of a new round, reading what waits for all of them at once."""
+
     def match_ended(self, match: "Match") -> None:
         """Apply what the rules do at the end of a match (stacking)."""
 
@@ -24,6 +27,9 @@ class MatchPolicy(Protocol):
 
 class _NoPolicy:
     def settle(self, match: "Match") -> None:
+        return None
+
+    def settle_round(self, matches: "list[Match]") -> None:
         return None
 
     def match_ended(self, match: "Match") -> None:

@@ -171,25 +171,28 @@ def pair_round(
         for first, second in pairings:
             if second is None:
                 # A bye counts as a match won 2–0 in the standings but serves no penalty.
-                Match.objects.create(
-                    round=new_round,
-                    player1=locked[first.pk],
-                    player1_wins=tournament.wins_needed,
-                    ended_at=now,
-                    end_reason=MatchEnd.BYE,
+                matches.append(
+                    Match(
+                        round=new_round,
+                        player1=locked[first.pk],
+                        player1_wins=tournament.wins_needed,
+                        ended_at=now,
+                        end_reason=MatchEnd.BYE,
+                    )
                 )
                 continue
             table += 1
             matches.append(
-                Match.objects.create(
+                Match(
                     round=new_round,
                     table=table,
                     player1=locked[first.pk],
                     player2=locked[second.pk],
                 )
             )
-        for match in matches:
-            lifecycle.policy().settle(match)
+        # One insert for the round and one look-up for the losses waiting, whatever its size.
+        created = Match.objects.bulk_create(matches)
+        lifecycle.policy().settle_round([match for match in created if not match.has_ended])
         return new_round
 
 
