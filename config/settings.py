@@ -7,6 +7,7 @@ variable is wrong: a venue laptop must not start with half a configuration.
 
 import os
 import secrets
+import warnings
 from pathlib import Path
 
 import dj_database_url
@@ -154,17 +155,19 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-# Only a production install that runs collectstatic needs a folder for it.
-STATIC_ROOT = os.environ.get("DJANGO_STATIC_ROOT") or None
+# collectstatic writes the compressed, fingerprinted copies here (`demo` runs it by itself).
+STATIC_ROOT = os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "staticfiles": {"BACKEND": "config.storage.StaticStorage"},
 }
-# The app serves its own assets from the app folders, so a venue laptop needs no collectstatic
-# step and no CDN; the files are few and small.
+# Before collectstatic has run, the plain files are served from the app folders (short cache);
+# after it, WhiteNoise serves the fingerprinted copies, gzip and brotli, cached for a year.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
+# Until collectstatic has made it, the missing folder is expected, not worth a warning.
+warnings.filterwarnings("ignore", message="No directory at: ", category=UserWarning)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGIN_URL = "login"

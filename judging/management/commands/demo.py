@@ -27,6 +27,8 @@ class Command(BaseCommand):
             self.stdout.write(f"  {username:<10} {full_name}")
         if no_serve:
             return
+        # Compressed, fingerprinted copies of the assets, which browsers may keep for a year.
+        call_command("collectstatic", interactive=False, verbosity=0)
         import uvicorn
 
         uvicorn.run("config.asgi:application", host=host, port=port, log_level="info")
