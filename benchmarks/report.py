@@ -215,7 +215,6 @@ def run_export(*, tournament_id: int, export: str, trace: bool) -> Measure:
     from django.utils import translation
 
     from judging import report
-    from judging.management.commands.export_report import write_html
     from tournaments.models import Tournament
 
     translation.activate("ru")
@@ -227,7 +226,7 @@ def run_export(*, tournament_id: int, export: str, trace: bool) -> Measure:
     with tempfile.TemporaryFile() as handle:
         what, extension = export.split(".")
         if extension == "html":
-            write_html(tournament=tournament, handle=handle)
+            report.write_html(tournament=tournament, handle=handle)
         elif extension == "csv":
             for piece in report.csv_pieces(report.TABLES[what](tournament=tournament)):
                 handle.write(piece)

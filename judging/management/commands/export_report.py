@@ -1,9 +1,7 @@
 import os
 from pathlib import Path
-from typing import IO
 
 from django.conf import settings
-from django.contrib.staticfiles import finders
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError
 from django.utils import translation
@@ -57,7 +55,7 @@ class Command(BaseCommand):
         try:
             with partial.open("wb") as handle:
                 if format == "html":
-                    write_html(tournament=found, handle=handle)
+                    report.write_html(tournament=found, handle=handle)
                 elif format == "csv":
                     for piece in report.csv_pieces(report.TABLES[what](tournament=found)):
                         handle.write(piece)
@@ -83,21 +81,3 @@ def find_tournament(value: str) -> Tournament:
             % {"tournament": value}
         )
     return tournament
-
-
-def write_html(*, tournament: Tournament, handle: IO[bytes]) -> None:
-    """The report page as a standalone document, its rows written as they are rendered."""
-    stylesheet_path = finders.find("css/app.css")
-    stylesheet = Path(stylesheet_path).read_text(encoding="utf-8") if stylesheet_path else ""
-    head, rest = report.html_pieces(
-        report=report.build_report(tournament=tournament),
-        context={
-            "tournament": tournament,
-            "standalone": True,
-            "base_template": "judging/report_document.html",
-            "stylesheet": stylesheet,
-        },
-    )
-    handle.write(head.encode("utf-8"))
-    for piece in rest:
-        handle.write(piece.encode("utf-8"))

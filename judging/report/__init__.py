@@ -1,0 +1,61 @@
+"""The judge report (судейский отчёт) and its exports: reads and assembly, no writes.
+
+The report has a small part that grows with the number of players (the event, the staff, the
+standings, the counts, the disqualifications, the changes, the pending losses) and one part that
+grows with the number of penalties: the list of every penalty in force. The small part is read
+into memory as a ``Report``; the list is never held whole. It is read with ``.values()`` over
+``.iterator(chunk_size=...)`` and turned into ``PenaltyRow`` objects one by one, so the CSV, the
+XLSX and the HTML page of an event with tens of thousands of records use the same memory as those
+of a club evening.
+
+Exports are described as a ``Table`` (columns and an iterator of rows) so that CSV and XLSX are
+written by the same two functions whatever is exported.
+
+The package keeps them apart: ``reads`` (the report's queries and rows), ``tables`` (the exports as
+columns and rows) and ``formats`` (CSV, XLSX and the HTML page). Callers import the package.
+"""
+
+from judging.report.formats import (
+    csv_pieces,
+    export_filename,
+    html_pieces,
+    in_language,
+    write_html,
+    write_xlsx,
+)
+from judging.report.reads import (
+    ChangeRow,
+    CountRow,
+    EventDetails,
+    PenaltyRow,
+    Report,
+    StaffRow,
+    build_report,
+    penalties_in_force,
+    penalty_rows,
+)
+from judging.report.tables import TABLES, Column, Percent, Table, penalties_table, standings_table
+
+__all__ = [
+    "TABLES",
+    "ChangeRow",
+    "Column",
+    "CountRow",
+    "EventDetails",
+    "PenaltyRow",
+    "Percent",
+    "Report",
+    "StaffRow",
+    "Table",
+    "build_report",
+    "csv_pieces",
+    "export_filename",
+    "html_pieces",
+    "in_language",
+    "penalties_in_force",
+    "penalties_table",
+    "penalty_rows",
+    "standings_table",
+    "write_html",
+    "write_xlsx",
+]
