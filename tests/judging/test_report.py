@@ -463,6 +463,8 @@ def test_an_unknown_export_is_not_found(organiser, event):
     assert organiser.get(export_url(event.desk, "penalties", "pdf")).status_code == 404
 
 
+# The export runs on a thread (and a database connection) of its own: the data must be committed.
+@pytest.mark.django_db(transaction=True)
 def test_under_asgi_the_export_is_streamed_as_it_is_read(event):
     async def fetch(path):
         client = AsyncClient()
