@@ -1,0 +1,459 @@
+"""The judges' hot path against a hello-world floor, on SQLite and on PostgreSQL.
+
+Run it with ``uv run python benchmarks/hot_path.py`` (``--databases sqlite`` to skip PostgreSQL;
+``BENCH_PG_ADMIN_URL`` names a role that may create databases, by default the ``judging`` role of
+the local cluster that ``.ci/run`` sets up). For each database it:
+
+1. builds, in a throwaway database, a tournament of 2,000 players, 14 finished rounds and 20,000
+   penalty records (``benchmarks/report.py``'s builder), then publishes round 15 through the
+   service and times it;
+2. serves the app from one uvicorn process (``benchmarks/hot_path_app.py``) beside a Django
+   hello-world view and, on PostgreSQL, a bare server-sent-event endpoint;
+3. signs a floor judge in over HTTP (real session, real CSRF) and interleaves hello-world, preview
+   and submit requests on keep-alive connections, printing the median and 95th percentile of each
+   and their ratios to hello-world;
+4. measures submit again while another client downloads the penalties XLSX export over and over;
+5. on PostgreSQL, opens 100 app event streams and 100 bare ones, sends the app's NOTIFY and times
+   commit → arrival on each.
+"""
+
+import argparse
+import contextlib
+import http.client
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode, urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+if not __package__:
+    sys.path.insert(0, str(ROOT))
+
+PLAYERS, ROUNDS, RECORDS = 2000, 14, 20_000
+PASSWORD = "bench-pass-2000"
+ROUNDS_OF_REQUESTS = 150
+WARM_UP = 15
+STREAMS = 100
+CHANGES = 20
+DEFAULT_PG_ADMIN = "postgres://judging:judging@127.0.0.1:5432/postgres"
+
+
+# --- Preparing the event (a child process: settings are read once per process) ---------------
+
+
+def prepare(database_url: str) -> None:
+    """Migrate, build the event, publish its next round; print what the client needs as JSON."""
+    os.environ["DATABASE_URL"] = database_url
+    os.environ["DJANGO_SETTINGS_MODULE"] = "benchmarks.hot_path_settings"
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from benchmarks.report import build
+    from tournaments import services
+    from tournaments.models import Registration, RegistrationStatus, Tournament, TournamentStatus
+
+    call_command("migrate", verbosity=0)
+    slug = "hot-path"
+    tournament_id = build(players=PLAYERS, rounds=ROUNDS, records=RECORDS, seed=15, slug=slug)
+    Tournament.objects.filter(pk=tournament_id).update(
+        status=TournamentStatus.RUNNING, rounds_planned=ROUNDS + 1
+    )
+    tournament = Tournament.objects.get(pk=tournament_id)
+    playing = list(
+        Registration.objects.filter(tournament=tournament, status=RegistrationStatus.PLAYING)
+    )
+    random.Random(15).shuffle(playing)
+    pairings = [
+        (playing[i], playing[i + 1] if i + 1 < len(playing) else None)
+        for i in range(0, len(playing), 2)
+    ]
+    with CaptureQueriesContext(connection) as queries:
+        started = time.perf_counter()
+        services.pair_round(tournament=tournament, pairings=pairings)
+        publish_seconds = time.perf_counter() - started
+    users = {}
+    for role in ("floor_judge-0", "head_judge-0"):
+        user = get_user_model().objects.get(username=f"{slug}-{role}")
+        user.set_password(PASSWORD)
+        user.save()
+        users[role] = user.username
+    print(
+        json.dumps(
+            {
+                "slug": slug,
+                "tournament_id": tournament_id,
+                "players": [registration.pk for registration in playing],
+                "floor": users["floor_judge-0"],
+                "head": users["head_judge-0"],
+                "publish_seconds": publish_seconds,
+                "publish_queries": len(queries),
+            }
+        )
+    )
+
+
+# --- HTTP as a tablet speaks it ---------------------------------------------------------------
+
+
+class Browser:
+    """One keep-alive connection with its cookies, signing in as a browser would."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.cookies: dict[str, str] = {}
+
+    def request(
+        self, method: str, path: str, data: dict[str, str] | None = None, **headers: str
+    ) -> tuple[int, bytes]:
+        headers = {"Host": f"127.0.0.1:{self.port}", **headers}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if data is not None:
+            body = urlencode(data)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
+            headers["Referer"] = f"http://127.0.0.1:{self.port}{path}"
+        self.connection.request(method, path, body=body, headers=headers)
+        response = self.connection.getresponse()
+        content = response.read()
+        for header, value in response.getheaders():
+            if header.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                self.cookies[name] = rest.split(";", 1)[0]
+        return response.status, content
+
+    def sign_in(self, username: str) -> None:
+        self.request("GET", "/login/")
+        status, _ = self.request("POST", "/login/", {"username": username, "password": PASSWORD})
+        if status != 302:
+            raise SystemExit(f"signing in as {username} failed: HTTP {status}")
+
+
+@dataclass
+class Timings:
+    samples: dict[str, list[float]]
+
+    def median(self, name: str) -> float:
+        return statistics.median(self.samples[name]) * 1000
+
+    def p95(self, name: str) -> float:
+        ordered = sorted(self.samples[name])
+        return ordered[max(0, int(len(ordered) * 0.95) - 1)] * 1000
+
+
+def timed(samples: list[float], call: Callable[[], tuple[int, bytes]], expect: int) -> None:
+    started = time.perf_counter()
+    status, body = call()
+    samples.append(time.perf_counter() - started)
+    if status != expect:
+        raise SystemExit(f"expected HTTP {expect}, got {status}: {body[:300]!r}")
+
+
+def hot_path(port: int, event: dict, rounds: int) -> Timings:
+    slug = event["slug"]
+    judge = Browser(port)
+    judge.sign_in(event["floor"])
+    hello = Browser(port)
+    players = iter(random.Random(1).sample(event["players"], len(event["players"])))
+    samples: dict[str, list[float]] = {"hello": [], "preview": [], "submit": []}
+    for index in range(rounds + WARM_UP):
+        keep = index >= WARM_UP
+        player = str(next(players))
+        form = {"player": player, "infraction": "1.4", "moment": "in_game"}
+        for name in random.Random(index).sample(list(samples), 3):
+            target = samples[name] if keep else []
+            if name == "hello":
+                timed(target, lambda: hello.request("GET", "/bench/hello/"), 200)
+            elif name == "preview":
+                timed(
+                    target,
+                    lambda form=form: judge.request(
+                        "POST",
+                        f"/t/{slug}/judge/preview/",
+                        {**form, "client_key": str(uuid.uuid4())},
+                        **{"HX-Request": "true"},
+                    ),
+                    200,
+                )
+            else:
+                timed(
+                    target,
+                    lambda form=form: judge.request(
+                        "POST",
+                        f"/t/{slug}/judge/issue/",
+                        {**form, "client_key": str(uuid.uuid4())},
+                    ),
+                    302,
+                )
+    return Timings(samples)
+
+
+def submits_during_export(port: int, event: dict, rounds: int) -> tuple[Timings, int]:
+    """Submit while another client downloads the XLSX export again and again."""
+    slug = event["slug"]
+    stop = threading.Event()
+    exports = []
+
+    def export() -> None:
+        organiser = Browser(port)
+        organiser.sign_in(event["head"])
+        while not stop.is_set():
+            status, body = organiser.request("GET", f"/t/{slug}/report/penalties.xlsx")
+            if status != 200 or not body.startswith(b"PK"):
+                raise SystemExit(f"export failed: HTTP {status}")
+            exports.append(len(body))
+
+    exporter = threading.Thread(target=export, daemon=True)
+    exporter.start()
+    time.sleep(0.5)
+    judge = Browser(port)
+    judge.sign_in(event["floor"])
+    players = iter(random.Random(2).sample(event["players"], len(event["players"])))
+    samples: list[float] = []
+    for _ in range(rounds):
+        form = {
+            "player": str(next(players)),
+            "infraction": "1.1",
+            "moment": "in_game",
+            "client_key": str(uuid.uuid4()),
+        }
+        timed(
+            samples,
+            lambda form=form: judge.request("POST", f"/t/{slug}/judge/issue/", form),
+            302,
+        )
+        time.sleep(0.01)
+    stop.set()
+    exporter.join(timeout=120)
+    return Timings({"submit": samples}), len(exports)
+
+
+# --- Live updates: the app's streams against bare ones fed by the same NOTIFY ----------------
+
+
+class Stream:
+    """One event stream read in its own thread; records when each event arrives."""
+
+    def __init__(self, port: int, path: str, cookie: str) -> None:
+        self.socket = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.socket.sendall(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n"
+            "Accept: text/event-stream\r\n\r\n".encode()
+        )
+        self.arrivals: list[float] = []
+        self.open = threading.Event()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        pending = b""
+        with contextlib.suppress(OSError):
+            while chunk := self.socket.recv(65536):
+                now = time.perf_counter()
+                pending += chunk
+                self.open.set()
+                while b"\n\n" in pending:
+                    message, pending = pending.split(b"\n\n", 1)
+                    if b"event: penalty-changed" in message and b"data:" in message:
+                        self.arrivals.append(now)
+
+
+def live(port: int, event: dict, database_url: str) -> tuple[list[float], list[float]]:
+    import psycopg
+
+    head = Browser(port)
+    head.sign_in(event["head"])
+    cookie = "; ".join(f"{k}={v}" for k, v in head.cookies.items())
+    app_streams = [Stream(port, f"/t/{event['slug']}/events/", cookie) for _ in range(STREAMS)]
+    bare_streams = [Stream(port, "/bench/bare-events/", "") for _ in range(STREAMS)]
+    for stream in app_streams + bare_streams:
+        if not stream.open.wait(30):
+            raise SystemExit("a stream did not open")
+    time.sleep(1.0)  # Both LISTEN connections up.
+    app_latencies: list[float] = []
+    bare_latencies: list[float] = []
+    with psycopg.connect(database_url, autocommit=True) as connection:
+        for version in range(10_000, 10_000 + CHANGES):
+            before = [len(s.arrivals) for s in app_streams + bare_streams]
+            connection.execute(
+                "SELECT pg_notify('judging_desk', %s)", [f"{event['tournament_id']}:{version}"]
+            )
+            committed = time.perf_counter()
+            deadline = time.monotonic() + 5
+            streams = app_streams + bare_streams
+            while any(len(s.arrivals) <= b for s, b in zip(streams, before, strict=True)):
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"change {version}: not every stream got the event in 5 s")
+                time.sleep(0.0005)
+            for stream, count in zip(app_streams, before, strict=False):
+                app_latencies.append(stream.arrivals[count] - committed)
+            for stream, count in zip(bare_streams, before[STREAMS:], strict=True):
+                bare_latencies.append(stream.arrivals[count] - committed)
+            time.sleep(0.1)
+    for stream in app_streams + bare_streams:
+        stream.socket.close()
+    return app_latencies, bare_latencies
+
+
+# --- Orchestration ----------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def database(kind: str) -> Iterator[str]:
+    if kind == "sqlite":
+        with tempfile.TemporaryDirectory() as folder:
+            yield f"sqlite:///{folder}/hot_path.sqlite3"
+        return
+    import psycopg
+
+    admin_url = os.environ.get("BENCH_PG_ADMIN_URL", DEFAULT_PG_ADMIN)
+    name = f"judging_hot_path_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(admin_url, autocommit=True) as connection:
+        connection.execute(f"CREATE DATABASE {name}")
+    try:
+        yield urlparse(admin_url)._replace(path=f"/{name}").geturl()
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as connection:
+            connection.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@contextlib.contextmanager
+def server(database_url: str, data_dir: str) -> Iterator[int]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DJANGO_SETTINGS_MODULE": "benchmarks.hot_path_settings",
+        "DJANGO_DATA_DIR": data_dir,
+        "PYTHONPATH": str(ROOT),
+    }
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "benchmarks.hot_path_app:application",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--lifespan",
+            "off",
+            "--timeout-graceful-shutdown",
+            "1",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
+                break
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise SystemExit("uvicorn did not start")
+            time.sleep(0.1)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=20)
+
+
+def run(kind: str, rounds: int) -> dict[str, float]:
+    with database(kind) as url, tempfile.TemporaryDirectory() as data_dir:
+        env = {**os.environ, "DJANGO_DATA_DIR": data_dir, "PYTHONPATH": str(ROOT)}
+        started = time.perf_counter()
+        built = subprocess.run(
+            [sys.executable, __file__, "--prepare", url],
+            env=env,
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        event = json.loads(built.stdout.strip().splitlines()[-1])
+        print(f"[{kind}] event built in {time.perf_counter() - started:.0f} s", flush=True)
+        result = {
+            "publish_seconds": event["publish_seconds"],
+            "publish_queries": event["publish_queries"],
+        }
+        with server(url, data_dir) as port:
+            timings = hot_path(port, event, rounds)
+            for name in ("hello", "preview", "submit"):
+                result[f"{name}_median"] = timings.median(name)
+                result[f"{name}_p95"] = timings.p95(name)
+            busy, exports = submits_during_export(port, event, rounds // 2)
+            idle = Timings({"submit": timings.samples["submit"]})
+            result["submit_p95_idle"] = idle.p95("submit")
+            result["submit_p95_export"] = busy.p95("submit")
+            result["submit_median_export"] = busy.median("submit")
+            result["exports"] = exports
+            if kind == "postgres":
+                app, bare = live(port, event, url)
+                result["live_median"] = statistics.median(app) * 1000
+                result["live_p95"] = sorted(app)[int(len(app) * 0.95) - 1] * 1000
+                result["bare_median"] = statistics.median(bare) * 1000
+                result["bare_p95"] = sorted(bare)[int(len(bare) * 0.95) - 1] * 1000
+        return result
+
+
+def report(kind: str, r: dict[str, float]) -> None:
+    print(f"\n== {kind}: {PLAYERS} players, {RECORDS} records, round {ROUNDS + 1} in progress")
+    print(
+        f"publish a {PLAYERS}-player round: {r['publish_seconds'] * 1000:.0f} ms, "
+        f"{r['publish_queries']:.0f} queries"
+    )
+    for name in ("hello", "preview", "submit"):
+        print(f"{name:<8} median {r[f'{name}_median']:6.1f} ms   p95 {r[f'{name}_p95']:6.1f} ms")
+    print(
+        f"ratios to hello-world (median): submit {r['submit_median'] / r['hello_median']:.1f}x "
+        f"(goal 3x), preview {r['preview_median'] / r['hello_median']:.1f}x (goal 2x)"
+    )
+    print(
+        f"submit p95 while XLSX exports run ({r['exports']:.0f} built): "
+        f"{r['submit_p95_export']:.1f} ms against {r['submit_p95_idle']:.1f} ms idle "
+        f"({r['submit_p95_export'] / r['submit_p95_idle']:.1f}x, goal 2x)"
+    )
+    if "live_median" in r:
+        print(
+            f"live, commit to {STREAMS} streams: app median {r['live_median']:.1f} ms "
+            f"(p95 {r['live_p95']:.1f}), bare SSE median {r['bare_median']:.1f} ms "
+            f"(p95 {r['bare_p95']:.1f}): {r['live_median'] / r['bare_median']:.1f}x (goal 2x)"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--databases", default="sqlite,postgres")
+    parser.add_argument("--rounds", type=int, default=ROUNDS_OF_REQUESTS)
+    parser.add_argument("--prepare", metavar="DATABASE_URL", help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.prepare:
+        prepare(options.prepare)
+        return
+    results = {kind: run(kind, options.rounds) for kind in options.databases.split(",")}
+    for kind, result in results.items():
+        report(kind, result)
+
+
+if __name__ == "__main__":
+    main()
