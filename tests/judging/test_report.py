@@ -464,8 +464,7 @@ def test_an_unknown_export_is_not_found(organiser, event):
 
 
 # The export runs on a thread (and a database connection) of its own: the data must be committed.
-@pytest.mark.django_db(transaction=True)
-def test_under_asgi_the_export_is_streamed_as_it_is_read(event):
+def test_under_asgi_the_export_is_streamed_as_it_is_read(transactional_db, event):
     async def fetch(path):
         client = AsyncClient()
         await client.aforce_login(event.desk.organiser)
