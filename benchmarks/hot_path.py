@@ -447,7 +447,7 @@ def report(kind: str, r: dict[str, float]) -> None:
     print(f"\n== {kind}: {PLAYERS} players, {RECORDS} records, round {ROUNDS + 1} in progress")
     print(
         f"publish a {PLAYERS}-player round: {r['publish_seconds'] * 1000:.0f} ms, "
-        f"{r['publish_queries']:.0f} queries ({r['waiting_losses']:.0f} losses waiting to be served)"
+        f"{r['publish_queries']:.0f} queries ({r['waiting_losses']:.0f} losses waiting)"
     )
     for name in ("hello", "preview", "submit"):
         print(f"{name:<8} median {r[f'{name}_median']:6.1f} ms   p95 {r[f'{name}_p95']:6.1f} ms")
