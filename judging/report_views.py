@@ -6,7 +6,9 @@ piece, and the XLSX is written to a temporary file and sent from it.
 """
 
 import asyncio
+import dataclasses
 import itertools
+import math
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -24,18 +26,43 @@ XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml
 FILE_BLOCK_SIZE = 64 * 1024
 
 
+REPORT_PAGE_SIZE = 50
+
+
 @staff_view(*REPORT_READERS)
 def report_page(request: HttpRequest, access: Access) -> HttpResponse:
+    """One page of the report's long lists on screen; ``?all=1`` the whole report, to print."""
     built = report.build_report(tournament=access.tournament)
+    context: dict[str, object] = {"access": access, "tournament": access.tournament}
+    penalties = None
+    if not request.GET.get("all"):
+        built, penalties, context["pager"] = _one_page(built, request.GET.get("page", ""))
     head, rest = report.html_pieces(
-        report=built,
-        context={"access": access, "tournament": access.tournament},
-        request=request,
+        report=built, context=context, request=request, penalties=penalties
     )
     pieces = itertools.chain([head], report.in_language(translation.get_language(), rest))
     return StreamingHttpResponse(
         _streamed(request, pieces), content_type="text/html; charset=utf-8"
     )
+
+
+def _one_page(built: report.Report, raw: str) -> tuple[report.Report, slice, dict[str, int]]:
+    """The report with each long list cut to the same page of it: a bounded page on screen."""
+    longest = max(
+        len(built.standings), len(built.disqualifications), len(built.changes), built.total_in_force
+    )
+    pages = max(1, math.ceil(longest / REPORT_PAGE_SIZE))
+    number = min(int(raw), pages) if raw.isdecimal() and 0 < len(raw) < 6 and int(raw) else 1
+    rows = slice((number - 1) * REPORT_PAGE_SIZE, number * REPORT_PAGE_SIZE)
+    paged = dataclasses.replace(
+        built,
+        standings=built.standings[rows],
+        disqualifications=built.disqualifications[rows],
+        changes=built.changes[rows],
+        pending_losses=built.pending_losses[rows],
+    )
+    pager = {"number": number, "pages": pages, "previous": number - 1, "next": number + 1}
+    return paged, rows, pager
 
 
 @staff_view(*REPORT_READERS)

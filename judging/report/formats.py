@@ -125,13 +125,15 @@ def html_pieces(
     context: dict[str, Any],
     request: HttpRequest | None = None,
     rows_per_piece: int = HTML_ROWS_PER_PIECE,
+    penalties: slice | None = None,
 ) -> tuple[str, Iterator[str]]:
     """The report page as its first piece, rendered now, and an iterator of the rest.
 
     The page is rendered once with a marker where the penalty rows go; the part before the
     marker is returned at once (so that a web request settles its messages and CSRF cookie while
     the middleware can still see them), and the rows follow in pieces of a few hundred, each a
-    pass of the page's ``penalty-rows`` partial, then the part after the marker. The rows need
+    pass of the page's ``penalty-rows`` partial, then the part after the marker. ``penalties``
+    limits the rows to one page of them. The rows need
     nothing of the request, so they are rendered without its context processors.
     """
     marker = f"@@penalty-rows-{uuid.uuid4().hex}@@"
@@ -140,7 +142,7 @@ def html_pieces(
     )
     head, tail = page.split(marker, 1)
     rows_template = get_template("judging/report.html#penalty-rows")
-    records = penalty_rows(records=penalties_in_force(tournament=report.tournament))
+    records = penalty_rows(records=penalties_in_force(tournament=report.tournament), rows=penalties)
 
     def rest() -> Iterator[str]:
         piece: list[PenaltyRow] = []

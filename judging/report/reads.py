@@ -250,9 +250,10 @@ def penalties_in_force(*, tournament: Tournament) -> QuerySet[PenaltyRecord]:
 
 
 def penalty_rows(
-    *, records: QuerySet[PenaltyRecord], chunk_size: int = CHUNK_SIZE
+    *, records: QuerySet[PenaltyRecord], chunk_size: int = CHUNK_SIZE, rows: slice | None = None
 ) -> Iterator[PenaltyRow]:
-    """The records as report rows, read in chunks: memory stays flat however many there are."""
+    """The records as report rows, read in chunks: memory stays flat however many there are.
+    ``rows`` keeps one page of them, in the report's order."""
     labels = {rank: penalty_label(rank) for rank in Rank}
     names = {rank: str(rank.label) for rank in Rank}
     takes = {value: str(label) for value, label in AppliesTo.choices}
@@ -264,6 +265,8 @@ def penalty_rows(
         "pending": _("%(takes)s: not served"),
     }
     values = records.order_by("issued_at", "id").values(*PENALTY_FIELDS)
+    if rows is not None:
+        values = values[rows]
     for value in values.iterator(chunk_size=chunk_size):
         rank = Rank(value["rank"])
         applies_to = value["applies_to"]

@@ -78,6 +78,8 @@ SCREENS = {
         lambda desk: {"fragment": "penalty-log", "player_name": "игрок"},
         {"HX-Request": "true"},
     ),
+    "report page": ("organiser", "get", "judging:report", lambda desk: {}, {}),
+    "report page 2": ("organiser", "get", "judging:report", lambda desk: {"page": "2"}, {}),
     "registry search": (
         "organiser",
         "get",
@@ -153,3 +155,23 @@ def test_publishing_a_round_takes_the_same_queries_whatever_its_size(db):
         counts.append(len(queries))
 
     assert counts[0] == counts[1]
+
+
+def test_the_report_page_shows_one_page_of_each_list_and_the_whole_report_on_request(client, db):
+    desk = event(120)
+    client.force_login(desk.organiser)
+    path = reverse("judging:report", args=[desk.tournament.slug])
+
+    def standings_rows(response):
+        page = b"".join(response.streaming_content).decode()
+        section = page.split('id="report-standings"')[1].split("</section>")[0]
+        return section.count("<tr") - 1, page
+
+    first, first_page = standings_rows(client.get(path))
+    third, third_page = standings_rows(client.get(path, {"page": 3}))
+    whole, whole_page = standings_rows(client.get(path, {"all": 1}))
+
+    assert (first, third, whole) == (50, 20, 120)
+    assert "page=2" in first_page and "?all=1" in first_page
+    assert "page=2" in third_page and "page=4" not in third_page
+    assert "data-print" in whole_page and 'id="report-pager"' not in whole_page
