@@ -205,7 +205,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 # collectstatic writes the compressed, fingerprinted copies here (`demo` runs it by itself).
-STATIC_ROOT = os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles"
+STATIC_ROOT = os.environ.get("DJANGO_STATIC_ROOT") or DATA_DIR / "static"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
