@@ -38,6 +38,12 @@ class BareStreams:
                 for queue in self.queues:
                     queue.put_nowait(note.payload)
 
+    @staticmethod
+    async def disconnect(receive: Receive) -> None:
+        """Wait until the client goes (the request's own empty body comes first)."""
+        while (await receive())["type"] != "http.disconnect":
+            pass
+
     async def serve(self, receive: Receive, send: Send) -> None:
         if self.listener is None:
             self.listener = asyncio.create_task(self.listen())
@@ -51,7 +57,7 @@ class BareStreams:
             }
         )
         await send({"type": "http.response.body", "body": b": open\n\n", "more_body": True})
-        disconnected = asyncio.create_task(receive())
+        disconnected = asyncio.create_task(self.disconnect(receive))
         try:
             while True:
                 getting = asyncio.create_task(queue.get())
