@@ -4,9 +4,10 @@ Run it with ``uv run python benchmarks/hot_path.py`` (``--databases sqlite`` to 
 ``BENCH_PG_ADMIN_URL`` names a role that may create databases, by default the ``judging`` role of
 the local cluster that ``.ci/run`` sets up). For each database it:
 
-1. builds, in a throwaway database, a tournament of 2,000 players, 14 finished rounds and 20,000
-   penalty records (``benchmarks/report.py``'s builder), then publishes round 15 through the
-   service and times it;
+1. builds, in a throwaway database, a tournament of 2,000 players, 14 finished rounds and about
+   20,000 penalty records (``benchmarks/report.py``'s builder), then publishes round 15 through
+   the service and times it; the players the judges penalise start with a clean record (the
+   builder's records skip stacking, which their next penalty would otherwise set off all at once);
 2. serves the app from one uvicorn process (``benchmarks/hot_path_app.py``) beside a Django
    hello-world view and, on PostgreSQL, a bare server-sent-event endpoint;
 3. signs a floor judge in over HTTP (real session, real CSRF) and interleaves hello-world, preview
