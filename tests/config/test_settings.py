@@ -1,5 +1,6 @@
 """Settings come from the environment and fail loudly when a value is wrong."""
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -43,3 +44,40 @@ def test_production_settings_start_with_a_key_and_hosts():
     )
 
     assert run.returncode == 0, run.stderr
+
+
+def database_options(url):
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings; "
+            "print(repr(settings.DATABASES['default']['OPTIONS']))",
+        ],
+        cwd=PROJECT,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DATABASE_URL": url,
+        },
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    return ast.literal_eval(run.stdout)
+
+
+def test_sqlite_queues_writers_instead_of_failing_them(tmp_path):
+    options = database_options(f"sqlite:///{tmp_path}/desk.sqlite3")
+
+    assert options == {
+        "timeout": 20,
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+
+
+def test_postgresql_keeps_a_pool_of_connections():
+    options = database_options("postgres://u:p@localhost/desk")
+
+    assert options == {"pool": {"min_size": 2, "max_size": 20, "timeout": 20}}
