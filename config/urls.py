@@ -5,6 +5,9 @@ from django.views.i18n import set_language
 
 from config import views
 
+# Malformed input is answered with its reason (core.inputs), never with a server error.
+handler400 = "core.inputs.bad_request"
+
 urlpatterns = [
     path("", views.home, name="home"),
     path(
