@@ -164,7 +164,9 @@ def _stream_access(request: HttpRequest, slug: str) -> Access:
             raise PermissionDenied
         return tournament_access(request, slug, ())
     finally:
-        connections.close_all()
+        if live.streams_available(request):
+            # Only a held stream gives it back; a polled answer (WSGI) keeps the request's own.
+            connections.close_all()
 
 
 async def events(request: HttpRequest, slug: str) -> HttpResponse:
