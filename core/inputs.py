@@ -13,10 +13,9 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import BadRequest
-from django.http import HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import render
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, QueryDict
+from django.template import loader
 from django.utils.functional import Promise
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 # C0 controls but tab, line feed and carriage return (a textarea sends those), DEL, C1 controls.
@@ -119,10 +118,7 @@ class RefuseControlCharacters:
         return self.get_response(request)
 
 
-def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    """The 400 page: the reason when it is ours, a general one otherwise."""
-    if isinstance(exception, InvalidInput):
-        message = str(exception.message)
-    else:
-        message = gettext("The request is malformed; nothing was changed.")
-    return render(request, "400.html", {"message": message}, status=400)
+def bad_request(request: HttpRequest, exception: InvalidInput) -> HttpResponse:
+    """The 400 page with the reason (the same page as the project's handler400)."""
+    context = {"message": exception.message, "request_id": getattr(request, "request_id", "")}
+    return HttpResponseBadRequest(loader.get_template("400.html").render(context))
