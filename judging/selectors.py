@@ -158,7 +158,7 @@ def players_at_glance(
         registrations = registrations.filter(table_no=int(query))
     elif query:
         registrations = registrations.filter(player__search_text__contains=search_text(query))
-    page = max(page, 1)
+    page = min(max(page, 1), 100_000)  # Past the last page is an empty page, never an error.
     start = (page - 1) * page_size
     found = list(
         registrations.order_by(F("table_no").asc(nulls_last=True), "player__name", "pk")[

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.inputs import SearchForm, parse_id, parse_query
 from judging import live, selectors, services
 from judging.explanations import player_message
 from judging.forms import InfractionForm, ReasonForm
@@ -26,12 +27,9 @@ MINE_PAGE_SIZE = 50
 
 @staff_view(*JUDGES)
 def judge_home(request: HttpRequest, access: Access) -> HttpResponse:
-    query = request.GET.get("q", "")[:100]
-    page = request.GET.get("page", "")
+    query = parse_query(request, SearchForm).cleaned_data["q"]
     found = selectors.players_at_glance(
-        tournament=access.tournament,
-        query=query,
-        page=int(page) if page.isdecimal() and len(page) < 6 else 1,
+        tournament=access.tournament, query=query, page=parse_id(request.GET.get("page")) or 1
     )
     context = {
         "access": access,
@@ -65,10 +63,9 @@ def _log_context(
 
 
 def _registration(access: Access, value: object) -> Registration:
-    try:
-        pk = int(str(value))
-    except ValueError:
-        raise Http404 from None
+    pk = parse_id(value)
+    if pk is None:
+        raise Http404
     return get_object_or_404(Registration, pk=pk, tournament=access.tournament)
 
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('judging', '0005_pending_loss_computed_by_the_database'),
+        ('judging', '0006_shipped_edition_shows_only_what_is_known'),
         ('players', '0002_player_search_text'),
         ('tournaments', '0003_organisers_group'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
