@@ -75,7 +75,7 @@ class LogFilterForm(forms.Form):
     # A search, not a list of every player: a 2,000-option select on every re-fetch is the size
     # of the whole event. ``player`` (a registration id) is kept for links to one player's log.
     player_name = forms.CharField(label=_("Player"), required=False, max_length=100)
-    player = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    player = IdField(required=False, widget=forms.HiddenInput)
     rank = forms.TypedChoiceField(
         label=_("Penalty"),
         coerce=int,

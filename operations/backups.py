@@ -57,6 +57,8 @@ def create_backup(*, label: str = "", folder: Path | None = None) -> Path:
         copy = sqlite3.connect(partial)
         try:
             connection.connection.backup(copy)  # type: ignore[union-attr]
+            # The live database runs in WAL mode; a backup is one self-contained file.
+            copy.execute("PRAGMA journal_mode=DELETE")
         finally:
             copy.close()
     else:

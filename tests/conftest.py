@@ -16,6 +16,13 @@ def desk(db):
 
 
 @pytest.fixture(autouse=True)
+def _no_round_snapshots(settings):
+    # The suite's SQLite database is a file: a snapshot at every published round would copy it
+    # each time. The snapshot test runs the demo in a process of its own, with snapshots on.
+    settings.DESK_ROUND_SNAPSHOTS = 0
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     # The real hasher is slow by design; tests create many users and prove nothing about hashing.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
