@@ -1,7 +1,7 @@
 """Forms of the organiser's screens; they validate input only, the services decide."""
 
 from django import forms
-from django.contrib.auth import get_user_model
+from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core import validators
 from django.utils.translation import gettext_lazy as _
@@ -98,7 +98,8 @@ class StaffForm(forms.Form):
         data = super().clean() or {}
         username = str(data.get("username", "")).strip()
         exists = get_user_model().objects.filter(username=username).exists()
-        if username and not exists and len(str(data.get("password") or "")) < 8:
+        password = str(data.get("password") or "")
+        if username and not exists and len(password) < 8:
             self.add_error(
                 "password",
                 _(
@@ -106,6 +107,13 @@ class StaffForm(forms.Form):
                     "create it."
                 ),
             )
+        elif username and not exists:
+            # Django's password validators: not like the login, not common, not only digits.
+            account = get_user_model()(username=username, first_name=data.get("full_name") or "")
+            try:
+                password_validation.validate_password(password, user=account)
+            except forms.ValidationError as error:
+                self.add_error("password", error)
         return data
 
 
