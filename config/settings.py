@@ -159,6 +159,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "core.inputs.RefuseControlCharacters",
 ]
 
 ROOT_URLCONF = "config.urls"
