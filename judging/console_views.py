@@ -12,13 +12,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.errors import DomainError
 from judging import live, selectors, services
 from judging.forms import REASON_MAX_LENGTH, AmendForm, LogFilterForm, ReasonForm
 from judging.models import PenaltyRecord
 from judging.penalties import Rank
 from players.selectors import suspension_in_force
 from tournaments.access import Access, staff_view, tournament_access
-from tournaments.errors import DomainError
 from tournaments.models import Registration, StaffRole
 
 HEAD = StaffRole.HEAD_JUDGE

@@ -13,9 +13,9 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from core.errors import DomainError
 from judging.models import Availability, GuidelineEdition, Infraction, TournamentGuideline
 from judging.penalties import Rank
-from tournaments.errors import DomainError
 from tournaments.models import Level, Tournament
 
 SHIPPED_EDITION_FILE = Path(__file__).resolve().parent / "data" / "guideline_edition.json"

@@ -7,11 +7,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from core.errors import DomainError
 from judging import editions, selectors
 from judging.forms import InfractionDataForm
 from judging.models import Infraction, TournamentGuideline
 from tournaments.access import Access, staff_view
-from tournaments.errors import DomainError
 
 
 @staff_view()

@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from core.errors import DomainError
 from judging import editions, selectors, services
 from judging.models import GuidelineEdition, PenaltyRecord, RecordStatus
 from judging.penalties import Because, Moment, Rank
@@ -24,7 +25,6 @@ from players.models import Player
 from players.selectors import suspension_in_force
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
-from tournaments.errors import DomainError
 from tournaments.models import Level, Match, Registration, StaffRole
 
 ACTIONS = {"pair", "penalty", "confirm", "amend", "revoke", "game", "finish", "check"}

@@ -6,6 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
+from core.errors import DomainError
 from judging.models import (
     Availability,
     GuidelineEdition,
@@ -16,7 +17,6 @@ from judging.models import (
     TournamentGuideline,
 )
 from players.models import search_text
-from tournaments.errors import DomainError
 from tournaments.models import Level, Match, Registration, Round, Tournament
 
 SHIPPED_EDITION_SLUG = "berserk-heroes-penalty-guideline"

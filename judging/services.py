@@ -14,14 +14,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.errors import DomainError
 from judging import live, stacking
 from judging.models import ChangeKind, Infraction, PenaltyChange, PenaltyRecord, RecordStatus
 from judging.penalties import AppliesTo, Because, Moment, Rank
 from judging.selectors import issuable_infraction
-from players.models import MembershipSuspension
+from players import services as player_services
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
-from tournaments.errors import DomainError
 from tournaments.models import (
     Level,
     Match,
@@ -520,7 +520,7 @@ def _take_effect(record: PenaltyRecord, match: Match | None) -> None:
         if penalty == Rank.SUSPENSION and (suspension is None or suspension.lifted_on is not None):
             # A suspension lifted by an earlier amendment stays lifted in the membership's history;
             # raising the record again suspends anew.
-            record.membership_suspension = MembershipSuspension.objects.create(
+            record.membership_suspension = player_services.suspend_membership(
                 player=registration.player,
                 starts_on=timezone.localdate(),
                 reason=_("Membership suspension in %(tournament)s")
@@ -599,11 +599,10 @@ def _refresh_standing(registration: Registration) -> None:
 
 
 def _lift_suspension(record: PenaltyRecord, reason: str) -> None:
-    suspension = record.membership_suspension
-    if suspension is not None and suspension.lifted_on is None:
-        suspension.lifted_on = timezone.localdate()
-        suspension.lift_reason = reason
-        suspension.save(update_fields=["lifted_on", "lift_reason"])
+    if record.membership_suspension is not None:
+        player_services.lift_suspension(
+            suspension=record.membership_suspension, reason=reason, day=timezone.localdate()
+        )
 
 
 def _loss_cancelled(record: PenaltyRecord) -> bool:

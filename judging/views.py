@@ -11,13 +11,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.errors import DomainError
 from judging import live, selectors, services
 from judging.explanations import player_message
 from judging.forms import InfractionForm, ReasonForm
 from judging.models import PenaltyRecord, RecordStatus
 from judging.penalties import Moment
 from tournaments.access import JUDGES, Access, staff_view
-from tournaments.errors import DomainError
 from tournaments.models import Registration
 
 

@@ -16,10 +16,10 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.errors import DomainError
+from players import services as player_services
 from players.models import Player
-from players.selectors import suspension_in_force
 from tournaments import lifecycle
-from tournaments.errors import DomainError
 from tournaments.models import (
     Game,
     Level,
@@ -97,18 +97,7 @@ def register_player(*, tournament: Tournament, player: Player) -> Registration:
     """Register a player; a suspended membership is refused with its reason and end date."""
     with transaction.atomic():
         _ensure_not_finished(tournament)
-        suspension = suspension_in_force(player=player, day=timezone.localdate())
-        if suspension is not None:
-            until = (
-                suspension.ends_on.strftime("%d.%m.%Y")
-                if suspension.ends_on
-                else _("a date the game coordinator has yet to set")
-            )
-            raise DomainError(
-                "membership_suspended",
-                _("%(player)s's membership is suspended until %(until)s: %(reason)s")
-                % {"player": player.name, "until": until, "reason": suspension.reason or "—"},
-            )
+        player_services.ensure_not_suspended(player=player, day=timezone.localdate())
         registration, created = Registration.objects.get_or_create(
             tournament=tournament, player=player
         )
@@ -337,20 +326,6 @@ def suggested_rounds(player_count: int) -> int:
     while (1 << rounds) < max(player_count, 2):
         rounds += 1
     return max(rounds, 1)
-
-
-def create_player(*, name: str, membership_id: str, city: str = "") -> Player:
-    name, membership_id, city = name.strip(), membership_id.strip(), city.strip()
-    if not name or not membership_id:
-        raise DomainError("player_incomplete", _("A player needs a name and a membership id."))
-    existing = Player.objects.filter(membership_id=membership_id).first()
-    if existing is not None:
-        raise DomainError(
-            "membership_id_taken",
-            _("Membership id %(id)s already belongs to %(player)s.")
-            % {"id": membership_id, "player": existing.name},
-        )
-    return Player.objects.create(name=name, membership_id=membership_id, city=city)
 
 
 def drop_player(*, registration: Registration) -> Registration:

@@ -15,10 +15,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.errors import DomainError
+from players import services as player_services
 from players.models import Player, search_text
 from tournaments import selectors, services
 from tournaments.access import RESULT_KEEPERS, Access, staff_view
-from tournaments.errors import DomainError
 from tournaments.forms import (
     ImportForm,
     NewTournamentForm,
@@ -243,7 +244,7 @@ def registration_add(request: HttpRequest, access: Access) -> HttpResponse:
                     if request.htmx:
                         return render(request, fragment, context)
                     return render(request, "tournaments/registration_list.html", context)
-                player = services.create_player(**form.cleaned_data)
+                player = player_services.create_player(**form.cleaned_data)
             services.register_player(tournament=tournament, player=player)
     except DomainError as error:
         return _refused(request, error, url, fragment, _registrations_context(access))
