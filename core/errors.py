@@ -9,10 +9,12 @@ from django.utils.functional import Promise
 class DomainError(Exception):
     """A refused action. Nothing has been written when it is raised."""
 
-    def __init__(self, code: str, message: str | Promise) -> None:
+    def __init__(self, code: str, message: str | Promise, *, field: str | None = None) -> None:
         super().__init__(str(message))
         self.code = code
         self.message = message
+        # The form field the refusal is about, if any: a view shows the error beside it.
+        self.field = field
 
     def __str__(self) -> str:
         return str(self.message)

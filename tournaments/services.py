@@ -10,6 +10,7 @@ import datetime
 import random
 from collections.abc import Iterable, Sequence
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
@@ -36,6 +37,9 @@ from tournaments.models import (
     decklists_default,
 )
 
+# A new account's password: Django's MinimumLengthValidator default, which the settings use.
+MIN_PASSWORD_LENGTH = 8
+
 
 def lock_registrations(ids: Iterable[int]) -> dict[int, Registration]:
     """Lock the rows in a fixed order and return them fresh."""
@@ -59,6 +63,43 @@ def create_tournament(
     head_judge_is_official: bool = False,
     venue: str = "",
     format: str = "constructed",
+    rounds_planned: int | None = None,
+    round_minutes: int | None = None,
+    organiser: AbstractBaseUser | None = None,
+) -> Tournament:
+    """A new tournament; whoever creates it on the screen becomes its organiser."""
+    with transaction.atomic():
+        tournament = _create_tournament(
+            name=name,
+            slug=slug,
+            date=date,
+            level=level,
+            uses_decklists=uses_decklists,
+            best_of=best_of,
+            head_judge_is_official=head_judge_is_official,
+            venue=venue,
+            format=format,
+        )
+        timing = {"rounds_planned": rounds_planned, "round_minutes": round_minutes}
+        given = {name: value for name, value in timing.items() if value is not None}
+        if given:
+            tournament = update_tournament(tournament=tournament, **given)
+        if organiser is not None:
+            add_staff(tournament=tournament, user=organiser, role=StaffRole.ORGANISER)
+        return tournament
+
+
+def _create_tournament(
+    *,
+    name: str,
+    slug: str,
+    date: datetime.date,
+    level: str,
+    uses_decklists: bool | None,
+    best_of: int,
+    head_judge_is_official: bool,
+    venue: str,
+    format: str,
 ) -> Tournament:
     if level not in Level.values:
         raise DomainError("unknown_level", _("Unknown rules-enforcement level."))
@@ -93,9 +134,60 @@ def add_staff(*, tournament: Tournament, user: AbstractBaseUser, role: str) -> S
         return staff
 
 
-def register_player(*, tournament: Tournament, player: Player) -> Registration:
-    """Register a player; a suspended membership is refused with its reason and end date."""
+def add_staff_member(
+    *, tournament: Tournament, username: str, role: str, full_name: str = "", password: str = ""
+) -> Staff:
+    """Give a login a role in the tournament, creating the account when the login is new."""
+    username = username.strip()
     with transaction.atomic():
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            if len(password) < MIN_PASSWORD_LENGTH:
+                raise DomainError(
+                    "password_too_short",
+                    _(
+                        "There is no such login yet; give a password of at least 8 characters "
+                        "to create it."
+                    ),
+                    field="password",
+                )
+            user = get_user_model().objects.create_user(
+                username=username, password=password, first_name=full_name.strip()
+            )
+        elif Staff.objects.filter(tournament=tournament, user=user, role=role).exists():
+            raise DomainError(
+                "already_staff", _("This person already has this role in the tournament.")
+            )
+        return add_staff(tournament=tournament, user=user, role=role)
+
+
+def remove_staff(*, staff: Staff, by: AbstractBaseUser) -> None:
+    """Take a role away; an organiser cannot remove their own organiser role (they would lock
+    themselves out of the set-up)."""
+    with transaction.atomic():
+        if staff.user_id == by.pk and staff.role == StaffRole.ORGANISER:
+            raise DomainError(
+                "own_organiser_role", _("You cannot remove yourself as the organiser.")
+            )
+        Staff.objects.filter(pk=staff.pk).delete()
+
+
+def register_new_player(
+    *, tournament: Tournament, name: str, membership_id: str, city: str = ""
+) -> Registration:
+    """A player entered on the spot: into the registry and the tournament, both or neither."""
+    with transaction.atomic():
+        player = player_services.create_player(name=name, membership_id=membership_id, city=city)
+        return register_player(tournament=tournament, player=player)
+
+
+def register_player(*, tournament: Tournament, player: Player) -> Registration:
+    """Register a player; a suspended membership is refused with its reason and end date.
+
+    The tournament's row is locked, so a registration and the end of the tournament (or another
+    registration of the same player) cannot cross."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         _ensure_not_finished(tournament)
         player_services.ensure_not_suspended(player=player, day=timezone.localdate())
         registration, created = Registration.objects.get_or_create(

@@ -6,9 +6,7 @@ so every screen also works without JavaScript.
 """
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -16,7 +14,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
-from players import services as player_services
 from players.models import Player, search_text
 from tournaments import selectors, services
 from tournaments.access import RESULT_KEEPERS, Access, staff_view
@@ -67,28 +64,10 @@ def _refused(
 def tournament_create(request: HttpRequest) -> HttpResponse:
     form = NewTournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            with transaction.atomic():
-                tournament = services.create_tournament(
-                    name=data["name"],
-                    slug=data["slug"],
-                    date=data["date"],
-                    level=data["level"],
-                    uses_decklists=data["uses_decklists"],
-                    best_of=data["best_of"],
-                    head_judge_is_official=data["head_judge_is_official"],
-                    venue=data["venue"],
-                    format=data["format"],
-                )
-                services.update_tournament(
-                    tournament=tournament,
-                    rounds_planned=data["rounds_planned"],
-                    round_minutes=data["round_minutes"],
-                )
-                services.add_staff(tournament=tournament, user=request.user, role=ORGANISER)
+            tournament = services.create_tournament(**form.cleaned_data, organiser=request.user)
         except DomainError as error:
-            form.add_error(None, str(error.message))
+            form.add_error(error.field, str(error.message))
         else:
             messages.success(
                 request, _("The tournament is created. Now add the staff and players.")
@@ -138,7 +117,8 @@ def staff_list(request: HttpRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
     form = StaffForm(request.POST or None)
     url = reverse("tournaments:staff", args=[tournament.slug])
-    fragment = "tournaments/staff_list.html#staff-list"
+    page = "tournaments/staff_list.html"
+    fragment = f"{page}#staff-list"
 
     def context() -> dict[str, object]:
         return {
@@ -151,40 +131,29 @@ def staff_list(request: HttpRequest, access: Access) -> HttpResponse:
         }
 
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            with transaction.atomic():
-                user = get_user_model().objects.filter(username=data["username"].strip()).first()
-                if user is None:
-                    user = get_user_model().objects.create_user(
-                        username=data["username"].strip(),
-                        password=data["password"],
-                        first_name=data["full_name"],
-                    )
-                if Staff.objects.filter(
-                    tournament=tournament, user=user, role=data["role"]
-                ).exists():
-                    raise DomainError(
-                        "already_staff", _("This person already has this role in the tournament.")
-                    )
-                services.add_staff(tournament=tournament, user=user, role=data["role"])
+            services.add_staff_member(tournament=tournament, **form.cleaned_data)
         except DomainError as error:
-            return _refused(request, error, url, fragment, context())
+            if error.field is None:
+                return _refused(request, error, url, fragment, context())
+            form.add_error(error.field, str(error.message))
+            return render(request, fragment if request.htmx else page, context())
         form = StaffForm()
         return _done(request, _("Staff member added."), url, fragment, context())
     if request.method == "POST" and request.htmx:
         return render(request, fragment, context())
-    return render(request, "tournaments/staff_list.html", context())
+    return render(request, page, context())
 
 
 @require_POST
 @staff_view(ORGANISER)
 def staff_remove(request: HttpRequest, access: Access, staff_id: int) -> HttpResponse:
     staff = get_object_or_404(Staff, pk=staff_id, tournament=access.tournament)
-    if staff.user_id == request.user.pk and staff.role == ORGANISER:
-        messages.error(request, _("You cannot remove yourself as the organiser."))
+    try:
+        services.remove_staff(staff=staff, by=request.user)
+    except DomainError as error:
+        messages.error(request, str(error.message))
     else:
-        staff.delete()
         messages.success(request, _("Staff member removed."))
     return redirect("tournaments:staff", slug=access.tournament.slug)
 
@@ -230,22 +199,20 @@ def registration_add(request: HttpRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
     url = reverse("tournaments:registrations", args=[tournament.slug])
     fragment = "tournaments/registration_list.html#registration-panel"
+    chosen = request.POST.get("player", "").strip()
+    form = PlayerForm(request.POST)
     try:
-        with transaction.atomic():
-            chosen = request.POST.get("player", "").strip()
-            if chosen:
-                if not chosen.isdecimal():
-                    raise DomainError("unknown_player", _("Choose a player from the registry."))
-                player = get_object_or_404(Player, pk=int(chosen))
-            else:
-                form = PlayerForm(request.POST)
-                if not form.is_valid():
-                    context = _registrations_context(access, player_form=form)
-                    if request.htmx:
-                        return render(request, fragment, context)
-                    return render(request, "tournaments/registration_list.html", context)
-                player = player_services.create_player(**form.cleaned_data)
+        if chosen:
+            if not chosen.isdecimal():
+                raise DomainError("unknown_player", _("Choose a player from the registry."))
+            player = get_object_or_404(Player, pk=int(chosen))
             services.register_player(tournament=tournament, player=player)
+        elif form.is_valid():
+            player = services.register_new_player(tournament=tournament, **form.cleaned_data).player
+        else:
+            context = _registrations_context(access, player_form=form)
+            page = "tournaments/registration_list.html"
+            return render(request, fragment if request.htmx else page, context)
     except DomainError as error:
         return _refused(request, error, url, fragment, _registrations_context(access))
     text = _("%(player)s is registered.") % {"player": player.name}
