@@ -2,11 +2,12 @@
 edition does not know (sections 2–5 and the rest of 6, rules.md §3)."""
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
+from core.http import DeskRequest
 from judging import editions, selectors
 from judging.forms import InfractionDataForm
 from judging.models import Infraction
@@ -16,7 +17,7 @@ LEVELS = ("amateur", "professional", "highest")
 
 
 @staff_view()
-def guideline(request: HttpRequest, access: Access) -> HttpResponse:
+def guideline(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
     may_edit = access.reads_report  # the organiser and the head judge
     form = InfractionDataForm(request.POST or None)

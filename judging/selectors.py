@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
@@ -13,6 +13,7 @@ from judging.models import (
     Infraction,
     PenaltyChange,
     PenaltyRecord,
+    PenaltyRecordQuerySet,
     RecordStatus,
     TournamentGuideline,
 )
@@ -74,7 +75,7 @@ def issuable_infraction(*, tournament: Tournament, code: str) -> Infraction:
     return infraction
 
 
-def records_of(*, registration: Registration) -> QuerySet[PenaltyRecord]:
+def records_of(*, registration: Registration) -> PenaltyRecordQuerySet:
     return (
         PenaltyRecord.objects.filter(registration=registration)
         .select_related("infraction", "round", "issued_by")
@@ -166,7 +167,7 @@ def players_at_glance(
     return sorted(rows, key=lambda row: (row.table or no_table, row.registration.player.name))
 
 
-def records_issued_by(*, tournament: Tournament, user: AbstractBaseUser) -> QuerySet[PenaltyRecord]:
+def records_issued_by(*, tournament: Tournament, user: User) -> QuerySet[PenaltyRecord]:
     return (
         PenaltyRecord.objects.filter(tournament=tournament, issued_by=user)
         .select_related("registration__player", "infraction", "round")

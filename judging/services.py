@@ -9,7 +9,7 @@ the record and its history entry, applies what the penalty takes, and returns. E
 import uuid
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -49,7 +49,7 @@ def issue_penalty(
     registration: Registration,
     infraction_code: str,
     moment: str,
-    issued_by: AbstractBaseUser,
+    issued_by: User,
     deferred: bool = False,
     sub_item: str = "",
     note: str = "",
@@ -88,7 +88,7 @@ def _issue(
     registration: Registration,
     infraction_code: str,
     moment: str,
-    issued_by: AbstractBaseUser,
+    issued_by: User,
     deferred: bool,
     sub_item: str,
     note: str,
@@ -173,7 +173,7 @@ def preview_penalty(
     registration: Registration,
     infraction_code: str,
     moment: str,
-    issued_by: AbstractBaseUser,
+    issued_by: User,
     deferred: bool = False,
     sub_item: str = "",
 ) -> Ruling:
@@ -205,7 +205,7 @@ def _rule(
     moment: str,
     deferred: bool,
     sub_item: str,
-    issued_by: AbstractBaseUser,
+    issued_by: User,
 ) -> Ruling:
     tournament = registration.tournament
     role = _judge_role(tournament, issued_by)
@@ -241,9 +241,7 @@ def _rule(
     )
 
 
-def confirm_request(
-    *, record: PenaltyRecord, head_judge: AbstractBaseUser, reason: str = ""
-) -> PenaltyOutcome:
+def confirm_request(*, record: PenaltyRecord, head_judge: User, reason: str = "") -> PenaltyOutcome:
     """The head judge confirms a record that waits for them; it takes effect now."""
     with transaction.atomic():
         registration, match = _lock_player(record.registration)
@@ -262,9 +260,7 @@ def confirm_request(
         return PenaltyOutcome(record=record)
 
 
-def decline_request(
-    *, record: PenaltyRecord, head_judge: AbstractBaseUser, reason: str
-) -> PenaltyOutcome:
+def decline_request(*, record: PenaltyRecord, head_judge: User, reason: str) -> PenaltyOutcome:
     """The head judge declines a request: it never takes effect and is kept with the reason."""
     with transaction.atomic():
         _lock_player(record.registration)
@@ -284,7 +280,7 @@ def decline_request(
 
 
 def amend_penalty(
-    *, record: PenaltyRecord, to_rank: Rank, author: AbstractBaseUser, reason: str
+    *, record: PenaltyRecord, to_rank: Rank, author: User, reason: str
 ) -> PenaltyOutcome:
     """A deviation: the head judge raises or lowers a penalty in force, with a written reason."""
     with transaction.atomic():
@@ -320,9 +316,7 @@ def amend_penalty(
         return PenaltyOutcome(record=record, dependents=dependents_of(record))
 
 
-def revoke_penalty(
-    *, record: PenaltyRecord, author: AbstractBaseUser, reason: str
-) -> PenaltyOutcome:
+def revoke_penalty(*, record: PenaltyRecord, author: User, reason: str) -> PenaltyOutcome:
     """The head judge revokes a record issued in error; it stays in the log as revoked."""
     with transaction.atomic():
         registration, _match = _lock_player(record.registration)
@@ -345,9 +339,7 @@ def revoke_penalty(
         return PenaltyOutcome(record=record, dependents=dependents_of(record))
 
 
-def request_revocation(
-    *, record: PenaltyRecord, judge: AbstractBaseUser, reason: str
-) -> PenaltyOutcome:
+def request_revocation(*, record: PenaltyRecord, judge: User, reason: str) -> PenaltyOutcome:
     """A judge's undo: ask the head judge to revoke a record. Nothing is revoked or deleted yet."""
     with transaction.atomic():
         record = _locked(record)
@@ -372,9 +364,7 @@ def request_revocation(
         return PenaltyOutcome(record=record)
 
 
-def decline_revocation(
-    *, record: PenaltyRecord, head_judge: AbstractBaseUser, reason: str
-) -> PenaltyOutcome:
+def decline_revocation(*, record: PenaltyRecord, head_judge: User, reason: str) -> PenaltyOutcome:
     """The head judge keeps a record a judge asked to revoke."""
     with transaction.atomic():
         record = _locked(record)
@@ -472,6 +462,8 @@ class JudgingMatchPolicy:
         if match.is_bye:
             return
         for registration_id in (match.player1_id, match.player2_id):
+            if registration_id is None:
+                continue
             registration = Registration.objects.select_related("tournament").get(pk=registration_id)
             if registration.status == RegistrationStatus.DISQUALIFIED:
                 continue  # A disqualified player receives no further penalties.
@@ -614,7 +606,7 @@ def _change(
     record: PenaltyRecord,
     kind: str,
     *,
-    author: AbstractBaseUser,
+    author: User,
     reason: str,
     **fields: object,
 ) -> None:
@@ -635,7 +627,7 @@ def _lock_player(registration: Registration) -> tuple[Registration, Match | None
     match = tournament_selectors.current_match(registration=registration)
     ids = [registration.pk]
     if match is not None:
-        ids += [match.player1_id, match.player2_id]
+        ids += [pk for pk in (match.player1_id, match.player2_id) if pk is not None]
     locked = tournament_services.lock_registrations(ids)
     # The match may have ended between the look-up and the lock; read it again under the lock.
     match = tournament_selectors.current_match(registration=locked[registration.pk])
@@ -646,7 +638,7 @@ def _log(
     record: PenaltyRecord,
     kind: str,
     *,
-    author: AbstractBaseUser | None,
+    author: User | None,
     from_rank: int | None,
     from_status: str,
     reason: str = "",
@@ -667,14 +659,14 @@ def _log(
     return change
 
 
-def _judge_role(tournament: Tournament, user: AbstractBaseUser) -> str:
+def _judge_role(tournament: Tournament, user: User) -> str:
     role = tournament_selectors.judge_role(tournament=tournament, user=user)
     if role is None:
         raise DomainError("not_a_judge", _("Only a judge of this tournament may issue penalties."))
     return role
 
 
-def _ensure_head_judge(tournament: Tournament, user: AbstractBaseUser) -> str:
+def _ensure_head_judge(tournament: Tournament, user: User) -> str:
     role = tournament_selectors.judge_role(tournament=tournament, user=user)
     if role != StaffRole.HEAD_JUDGE:
         raise DomainError(

@@ -6,12 +6,14 @@ Views stay thin: the services rule and write; the selectors read.
 import uuid
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
+from core.http import DeskRequest
 from judging import live, selectors, services
 from judging.explanations import player_message
 from judging.forms import InfractionForm, ReasonForm
@@ -22,7 +24,7 @@ from tournaments.models import Registration
 
 
 @staff_view(*JUDGES)
-def judge_home(request: HttpRequest, access: Access) -> HttpResponse:
+def judge_home(request: DeskRequest, access: Access) -> HttpResponse:
     query = request.GET.get("q", "")
     context = {
         "access": access,
@@ -61,7 +63,7 @@ def _registration(access: Access, value: object) -> Registration:
 
 
 @staff_view(*JUDGES)
-def log_infraction(request: HttpRequest, access: Access) -> HttpResponse:
+def log_infraction(request: DeskRequest, access: Access) -> HttpResponse:
     registration = _registration(access, request.GET.get("player"))
     match = selectors.players_at_glance(
         tournament=access.tournament, registration_ids=[registration.pk]
@@ -80,7 +82,7 @@ def log_infraction(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @staff_view(*JUDGES)
-def preview(request: HttpRequest, access: Access) -> HttpResponse:
+def preview(request: DeskRequest, access: Access) -> HttpResponse:
     form = InfractionForm(request.POST)
     context: dict[str, object] = {"access": access, "tournament": access.tournament}
     if not form.is_valid():
@@ -103,7 +105,7 @@ def preview(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @staff_view(*JUDGES)
-def issue(request: HttpRequest, access: Access) -> HttpResponse:
+def issue(request: DeskRequest, access: Access) -> HttpResponse:
     form = InfractionForm(request.POST)
     registration = _registration(access, request.POST.get("player"))
     if not form.is_valid():
@@ -126,15 +128,15 @@ def issue(request: HttpRequest, access: Access) -> HttpResponse:
         return render(request, "judging/infraction_log.html", context)
     if not outcome.created:
         messages.info(request, _("This infraction was already recorded; here it is."))
-    response = redirect("judging:record", slug=access.tournament.slug, record_id=outcome.record.pk)
+    url = reverse("judging:record", args=[access.tournament.slug, outcome.record.pk])
     if request.htmx:
         # A plain redirect would be followed inside the fragment; send the browser instead.
-        response = HttpResponse(status=204, headers={"HX-Redirect": response.url})
-    return response
+        return HttpResponse(status=204, headers={"HX-Redirect": url})
+    return redirect(url)
 
 
 @staff_view(*JUDGES)
-def record_card(request: HttpRequest, access: Access, record_id: int) -> HttpResponse:
+def record_card(request: DeskRequest, access: Access, record_id: int) -> HttpResponse:
     record = selectors.record_for_card(tournament=access.tournament, record_id=record_id)
     if record is None:
         raise Http404
@@ -161,7 +163,7 @@ def record_card(request: HttpRequest, access: Access, record_id: int) -> HttpRes
 
 @require_POST
 @staff_view(*JUDGES)
-def record_undo(request: HttpRequest, access: Access, record_id: int) -> HttpResponse:
+def record_undo(request: DeskRequest, access: Access, record_id: int) -> HttpResponse:
     record = get_object_or_404(PenaltyRecord, pk=record_id, tournament=access.tournament)
     form = ReasonForm(request.POST)
     try:
@@ -178,7 +180,7 @@ def record_undo(request: HttpRequest, access: Access, record_id: int) -> HttpRes
 
 
 @staff_view(*JUDGES)
-def my_records(request: HttpRequest, access: Access) -> HttpResponse:
+def my_records(request: DeskRequest, access: Access) -> HttpResponse:
     records = selectors.records_issued_by(tournament=access.tournament, user=request.user)
     return render(
         request,

@@ -35,7 +35,7 @@ def _shipped_guideline(request):
 @pytest.fixture
 def asgi_server(transactional_db):
     """The app served by uvicorn in a background thread; yields the base URL."""
-    from tests.servers import asgi_server_thread
+    from config.servers import asgi_server_thread
 
     with asgi_server_thread() as (url, _port):
         yield url

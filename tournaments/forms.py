@@ -1,5 +1,7 @@
 """Forms of the organiser's screens; they validate input only, the services decide."""
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core import validators
@@ -25,7 +27,7 @@ class TournamentForm(forms.ModelForm):
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["uses_decklists"].required = False
         self.fields["uses_decklists"].help_text = _(

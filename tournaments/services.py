@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -65,7 +65,7 @@ def create_tournament(
     format: str = "constructed",
     rounds_planned: int | None = None,
     round_minutes: int | None = None,
-    organiser: AbstractBaseUser | None = None,
+    organiser: User | None = None,
 ) -> Tournament:
     """A new tournament; whoever creates it on the screen becomes its organiser."""
     with transaction.atomic():
@@ -124,7 +124,7 @@ def _create_tournament(
     )
 
 
-def add_staff(*, tournament: Tournament, user: AbstractBaseUser, role: str) -> Staff:
+def add_staff(*, tournament: Tournament, user: User, role: str) -> Staff:
     with transaction.atomic():
         if role == StaffRole.HEAD_JUDGE and (
             Staff.objects.filter(tournament=tournament, role=role).exclude(user=user).exists()
@@ -161,7 +161,7 @@ def add_staff_member(
         return add_staff(tournament=tournament, user=user, role=role)
 
 
-def remove_staff(*, staff: Staff, by: AbstractBaseUser) -> None:
+def remove_staff(*, staff: Staff, by: User) -> None:
     """Take a role away; an organiser cannot remove their own organiser role (they would lock
     themselves out of the set-up)."""
     with transaction.atomic():
@@ -487,12 +487,13 @@ def enter_result(*, match: Match, player1_wins: int, player2_wins: int, draws: i
                     "this match game by game so that it lands on the right game."
                 ),
             )
-        first_games = [match.player1] * (player1_wins - have[0])
-        second_games = [match.player2] * (player2_wins - have[1])
+        first_games: list[Registration | None] = [match.player1] * (player1_wins - have[0])
+        second_games: list[Registration | None] = [match.player2] * (player2_wins - have[1])
         # Draws, then the games of the player with fewer wins, so that the match cannot end on
         # the wins needed before every game of the result is in.
         decisive = sorted([first_games, second_games], key=len)
-        additions = [None] * (draws - have[2]) + decisive[0] + decisive[1]
+        additions: list[Registration | None] = [None] * (draws - have[2])
+        additions += decisive[0] + decisive[1]
         for winner in additions:
             add_game(match=match, winner=winner, decided_by_penalty=False)
         if not match.has_ended:

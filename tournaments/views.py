@@ -7,13 +7,14 @@ so every screen also works without JavaScript.
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
+from core.http import DeskRequest
 from players.models import Player, search_text
 from tournaments import selectors, services
 from tournaments.access import RESULT_KEEPERS, Access, staff_view
@@ -40,7 +41,7 @@ ORGANISER = StaffRole.ORGANISER
 
 
 def _done(
-    request: HttpRequest, text: str, url: str, fragment: str, context: dict[str, object]
+    request: DeskRequest, text: str, url: str, fragment: str, context: dict[str, object]
 ) -> HttpResponse:
     """After a successful POST: the fragment for HTMX, a message and a redirect otherwise."""
     if request.htmx:
@@ -51,7 +52,7 @@ def _done(
 
 
 def _refused(
-    request: HttpRequest, error: DomainError, url: str, fragment: str, context: dict[str, object]
+    request: DeskRequest, error: DomainError, url: str, fragment: str, context: dict[str, object]
 ) -> HttpResponse:
     if request.htmx:
         context["error"] = error.message
@@ -61,7 +62,7 @@ def _refused(
 
 
 @login_required
-def tournament_create(request: HttpRequest) -> HttpResponse:
+def tournament_create(request: DeskRequest) -> HttpResponse:
     form = NewTournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -77,7 +78,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 
 @staff_view()
-def tournament_detail(request: HttpRequest, access: Access) -> HttpResponse:
+def tournament_detail(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
     latest = selectors.latest_round(tournament=tournament)
     context = {
@@ -92,7 +93,7 @@ def tournament_detail(request: HttpRequest, access: Access) -> HttpResponse:
 
 
 @staff_view(ORGANISER)
-def tournament_settings(request: HttpRequest, access: Access) -> HttpResponse:
+def tournament_settings(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
     form = TournamentForm(request.POST or None, instance=Tournament.objects.get(pk=tournament.pk))
     context: dict[str, object] = {"access": access, "tournament": tournament, "form": form}
@@ -113,7 +114,7 @@ def tournament_settings(request: HttpRequest, access: Access) -> HttpResponse:
 
 
 @staff_view(ORGANISER)
-def staff_list(request: HttpRequest, access: Access) -> HttpResponse:
+def staff_list(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
     form = StaffForm(request.POST or None)
     url = reverse("tournaments:staff", args=[tournament.slug])
@@ -147,7 +148,7 @@ def staff_list(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @staff_view(ORGANISER)
-def staff_remove(request: HttpRequest, access: Access, staff_id: int) -> HttpResponse:
+def staff_remove(request: DeskRequest, access: Access, staff_id: int) -> HttpResponse:
     staff = get_object_or_404(Staff, pk=staff_id, tournament=access.tournament)
     try:
         services.remove_staff(staff=staff, by=request.user)
@@ -170,12 +171,12 @@ def _registrations_context(access: Access, **extra: object) -> dict[str, object]
 
 
 @staff_view()
-def registration_list(request: HttpRequest, access: Access) -> HttpResponse:
+def registration_list(request: DeskRequest, access: Access) -> HttpResponse:
     return render(request, "tournaments/registration_list.html", _registrations_context(access))
 
 
 @staff_view(ORGANISER)
-def player_search(request: HttpRequest, access: Access) -> HttpResponse:
+def player_search(request: DeskRequest, access: Access) -> HttpResponse:
     """Registry look-up while typing: by part of a name or a membership id."""
     query = request.GET.get("q", "").strip()
     found: list[Player] = []
@@ -194,7 +195,7 @@ def player_search(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @staff_view(ORGANISER)
-def registration_add(request: HttpRequest, access: Access) -> HttpResponse:
+def registration_add(request: DeskRequest, access: Access) -> HttpResponse:
     """Register a player from the registry, or a new player entered on the spot."""
     tournament = access.tournament
     url = reverse("tournaments:registrations", args=[tournament.slug])
@@ -221,7 +222,7 @@ def registration_add(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @staff_view(ORGANISER)
-def registration_import(request: HttpRequest, access: Access) -> HttpResponse:
+def registration_import(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
     form = ImportForm(request.POST, request.FILES)
     context = _registrations_context(access, import_form=form)
@@ -236,7 +237,7 @@ def registration_import(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @staff_view(ORGANISER)
-def registration_drop(request: HttpRequest, access: Access, registration_id: int) -> HttpResponse:
+def registration_drop(request: DeskRequest, access: Access, registration_id: int) -> HttpResponse:
     registration = get_object_or_404(Registration, pk=registration_id, tournament=access.tournament)
     url = reverse("tournaments:registrations", args=[access.tournament.slug])
     fragment = "tournaments/registration_list.html#registration-panel"
@@ -263,13 +264,13 @@ def _rounds_context(access: Access, **extra: object) -> dict[str, object]:
 
 
 @staff_view()
-def round_list(request: HttpRequest, access: Access) -> HttpResponse:
+def round_list(request: DeskRequest, access: Access) -> HttpResponse:
     return render(request, "tournaments/round_list.html", _rounds_context(access))
 
 
 @require_POST
 @staff_view(ORGANISER)
-def round_draft(request: HttpRequest, access: Access) -> HttpResponse:
+def round_draft(request: DeskRequest, access: Access) -> HttpResponse:
     url = reverse("tournaments:rounds", args=[access.tournament.slug])
     fragment = "tournaments/round_list.html#round-draft"
     try:
@@ -287,7 +288,7 @@ def round_draft(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @staff_view(ORGANISER)
-def round_swap(request: HttpRequest, access: Access) -> HttpResponse:
+def round_swap(request: DeskRequest, access: Access) -> HttpResponse:
     url = reverse("tournaments:rounds", args=[access.tournament.slug])
     fragment = "tournaments/round_list.html#round-draft"
     form = SwapForm(request.POST)
@@ -306,7 +307,7 @@ def round_swap(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @staff_view(ORGANISER)
-def round_publish(request: HttpRequest, access: Access) -> HttpResponse:
+def round_publish(request: DeskRequest, access: Access) -> HttpResponse:
     try:
         new_round = services.publish_draft(tournament=access.tournament)
     except DomainError as error:
@@ -317,7 +318,7 @@ def round_publish(request: HttpRequest, access: Access) -> HttpResponse:
 
 
 @staff_view()
-def round_detail(request: HttpRequest, access: Access, number: int) -> HttpResponse:
+def round_detail(request: DeskRequest, access: Access, number: int) -> HttpResponse:
     round_ = get_object_or_404(access.tournament.rounds, number=number)
     by_name = request.GET.get("order") == "name"
     context = {
@@ -333,7 +334,7 @@ def round_detail(request: HttpRequest, access: Access, number: int) -> HttpRespo
 
 @require_POST
 @staff_view(*RESULT_KEEPERS)
-def match_result(request: HttpRequest, access: Access, match_id: int) -> HttpResponse:
+def match_result(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
     match = get_object_or_404(
         Match.objects.select_related("round"), pk=match_id, round__tournament=access.tournament
     )
@@ -354,7 +355,7 @@ def match_result(request: HttpRequest, access: Access, match_id: int) -> HttpRes
 
 
 def _match_row(
-    request: HttpRequest,
+    request: DeskRequest,
     access: Access,
     match: Match,
     url: str,
@@ -383,7 +384,7 @@ def _match_row(
 
 
 @staff_view()
-def standings(request: HttpRequest, access: Access) -> HttpResponse:
+def standings(request: DeskRequest, access: Access) -> HttpResponse:
     rounds = list(access.tournament.rounds.values_list("number", flat=True))
     through = request.GET.get("round")
     through_round = int(through) if through and through.isdecimal() else None
@@ -403,7 +404,7 @@ def standings(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @staff_view(ORGANISER)
-def tournament_finish(request: HttpRequest, access: Access) -> HttpResponse:
+def tournament_finish(request: DeskRequest, access: Access) -> HttpResponse:
     try:
         services.finish_tournament(tournament=access.tournament)
     except DomainError as error:
