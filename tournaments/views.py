@@ -7,6 +7,7 @@ so every screen also works without JavaScript.
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -35,9 +36,21 @@ from tournaments.models import (
     StaffRole,
     Tournament,
 )
+from tournaments.permissions import may_organise
 from tournaments.player_import import import_players
 
 ORGANISER = StaffRole.ORGANISER
+
+
+def _require_organiser_permission(request: DeskRequest) -> None:
+    """Creating tournaments and using the player registry is for the operator's organisers."""
+    if not may_organise(request.user):
+        raise PermissionDenied(
+            _(
+                "Only organisers may do this: ask the operator to add your account to the "
+                "organisers."
+            )
+        )
 
 
 def _done(
@@ -63,6 +76,7 @@ def _refused(
 
 @login_required
 def tournament_create(request: DeskRequest) -> HttpResponse:
+    _require_organiser_permission(request)
     form = NewTournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -178,6 +192,7 @@ def registration_list(request: DeskRequest, access: Access) -> HttpResponse:
 @staff_view(ORGANISER)
 def player_search(request: DeskRequest, access: Access) -> HttpResponse:
     """Registry look-up while typing: by part of a name or a membership id."""
+    _require_organiser_permission(request)
     query = request.GET.get("q", "").strip()
     found: list[Player] = []
     if len(query) >= 2:
@@ -197,6 +212,7 @@ def player_search(request: DeskRequest, access: Access) -> HttpResponse:
 @staff_view(ORGANISER)
 def registration_add(request: DeskRequest, access: Access) -> HttpResponse:
     """Register a player from the registry, or a new player entered on the spot."""
+    _require_organiser_permission(request)
     tournament = access.tournament
     url = reverse("tournaments:registrations", args=[tournament.slug])
     fragment = "tournaments/registration_list.html#registration-panel"
@@ -223,6 +239,7 @@ def registration_add(request: DeskRequest, access: Access) -> HttpResponse:
 @require_POST
 @staff_view(ORGANISER)
 def registration_import(request: DeskRequest, access: Access) -> HttpResponse:
+    _require_organiser_permission(request)
     tournament = access.tournament
     form = ImportForm(request.POST, request.FILES)
     context = _registrations_context(access, import_form=form)
