@@ -5,6 +5,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.people import display_name
 from judging.models import Availability, RecordStatus
 from judging.penalties import Moment, Rank
 from judging.selectors import LogFilters
@@ -82,7 +83,7 @@ class LogFilterForm(forms.Form):
         ).select_related("user")
         _choice_field(self, "judge").choices = [
             ("", "—"),
-            *sorted({(s.user_id, s.user.get_full_name() or s.user.username) for s in judges}),
+            *sorted({(s.user_id, display_name(s.user)) for s in judges}),
         ]
         players = Registration.objects.filter(tournament=tournament).select_related("player")
         _choice_field(self, "player").choices = [

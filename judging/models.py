@@ -229,6 +229,20 @@ class PenaltyRecord(models.Model):
         return explain(self.explanation)
 
     @property
+    def is_in_force(self) -> bool:
+        return self.status == RecordStatus.IN_FORCE
+
+    @property
+    def is_awaiting_head_judge(self) -> bool:
+        return self.status == RecordStatus.AWAITING_HEAD_JUDGE
+
+    @property
+    def may_request_revocation(self) -> bool:
+        """A floor judge may ask the head judge to revoke a record that stands or waits for them,
+        once (rules.md §4); the service refuses the rest, the card offers only this."""
+        return (self.is_in_force or self.is_awaiting_head_judge) and not self.revocation_requested
+
+    @property
     def is_pending_loss(self) -> bool:
         return (
             self.status == RecordStatus.IN_FORCE

@@ -32,6 +32,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
+from core.people import display_name
 from judging.explanations import explain, penalty_label
 from judging.models import ChangeKind, PenaltyChange, PenaltyRecord, RecordStatus
 from judging.penalties import AppliesTo, Rank
@@ -250,13 +251,13 @@ def staff_rows(*, tournament: Tournament) -> list[StaffRow]:
         members,
         key=lambda member: (
             ROLE_ORDER.get(StaffRole(member.role), 9),
-            member.user.get_full_name() or member.user.get_username(),
+            display_name(member.user),
         ),
     )
     return [
         StaffRow(
             role=str(StaffRole(member.role).label),
-            name=member.user.get_full_name() or member.user.get_username(),
+            name=display_name(member.user),
             penalties_issued=issued.get(member.user_id, 0),
         )
         for member in rows

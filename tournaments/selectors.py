@@ -133,6 +133,11 @@ def standings(*, tournament: Tournament, through_round: int | None = None) -> li
     return marked
 
 
+def round_in_progress(*, tournament: Tournament) -> bool:
+    """Some match of the tournament has not ended yet."""
+    return Match.objects.filter(round__tournament=tournament).in_progress().exists()
+
+
 def open_match_count(*, tournament: Tournament) -> int:
     return Match.objects.filter(round__tournament=tournament).in_progress().count()
 

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from core.errors import DomainError
 from players import services as player_services
 from players.models import Player
-from tournaments import lifecycle
+from tournaments import lifecycle, selectors
 from tournaments.models import (
     Game,
     Level,
@@ -236,11 +236,7 @@ def pair_round(
                     _("%(player)s has dropped from the tournament and cannot be paired.")
                     % {"player": registration.player.name},
                 )
-        if Match.objects.filter(round__tournament=tournament).in_progress().exists():
-            raise DomainError(
-                "round_in_progress",
-                _("A match of the current round has not ended yet."),
-            )
+        _ensure_round_over(tournament)
         number = (tournament.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
         new_round = Round.objects.create(tournament=tournament, number=number)
         if tournament.status == TournamentStatus.SETUP:
@@ -440,10 +436,7 @@ def finish_tournament(*, tournament: Tournament) -> Tournament:
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         _ensure_not_finished(tournament)
-        if Match.objects.filter(round__tournament=tournament).in_progress().exists():
-            raise DomainError(
-                "round_in_progress", _("A match of the current round has not ended yet.")
-            )
+        _ensure_round_over(tournament)
         tournament.status = TournamentStatus.FINISHED
         tournament.save(update_fields=["status"])
         return tournament
@@ -504,7 +497,6 @@ def enter_result(*, match: Match, player1_wins: int, player2_wins: int, draws: i
 def draft_next_round(*, tournament: Tournament, seed: int | None = None) -> RoundDraft:
     """Generate Swiss pairings for the next round as a draft the organiser can still change."""
     from tournaments.pairing import Entrant, PairingImpossible, pair_swiss
-    from tournaments.selectors import standings
 
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -528,7 +520,7 @@ def draft_next_round(*, tournament: Tournament, seed: int | None = None) -> Roun
                 opponents=frozenset(opponents.get(row.registration.pk, ())),
                 had_bye=row.registration.pk in byes,
             )
-            for row in standings(tournament=tournament)
+            for row in selectors.standings(tournament=tournament)
             if row.registration.status == RegistrationStatus.PLAYING
         ]
         if len(entrants) < 2:
@@ -605,5 +597,11 @@ def _ensure_not_finished(tournament: Tournament) -> None:
 
 def _ensure_next_round_possible(tournament: Tournament) -> None:
     _ensure_not_finished(tournament)
-    if Match.objects.filter(round__tournament=tournament).in_progress().exists():
+    _ensure_round_over(tournament)
+
+
+def _ensure_round_over(tournament: Tournament) -> None:
+    """The one "round in progress" rule: a new round, or the end of the tournament, waits until
+    every match of the current round has ended."""
+    if selectors.round_in_progress(tournament=tournament):
         raise DomainError("round_in_progress", _("A match of the current round has not ended yet."))
