@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError
 from core.http import DeskRequest
@@ -45,6 +46,7 @@ def _log_context(request: DeskRequest, access: Access) -> dict[str, object]:
     }
 
 
+@vary_on_headers("HX-Request")
 @staff_view(HEAD)
 def console(request: DeskRequest, access: Access) -> HttpResponse:
     context = _log_context(request, access)

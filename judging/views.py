@@ -8,21 +8,22 @@ import uuid
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError
 from core.http import DeskRequest
 from judging import live, selectors, services
 from judging.explanations import player_message
 from judging.forms import InfractionForm, ReasonForm
-from judging.models import PenaltyRecord, RecordStatus
+from judging.models import PenaltyRecord
 from judging.penalties import Moment
 from tournaments.access import JUDGES, Access, staff_view
 from tournaments.models import Registration
 
 
+@vary_on_headers("HX-Request")
 @staff_view(*JUDGES)
 def judge_home(request: DeskRequest, access: Access) -> HttpResponse:
     query = request.GET.get("q", "")
@@ -128,13 +129,10 @@ def issue(request: DeskRequest, access: Access) -> HttpResponse:
         return render(request, "judging/infraction_log.html", context)
     if not outcome.created:
         messages.info(request, _("This infraction was already recorded; here it is."))
-    url = reverse("judging:record", args=[access.tournament.slug, outcome.record.pk])
-    if request.htmx:
-        # A plain redirect would be followed inside the fragment; send the browser instead.
-        return HttpResponse(status=204, headers={"HX-Redirect": url})
-    return redirect(url)
+    return redirect("judging:record", slug=access.tournament.slug, record_id=outcome.record.pk)
 
 
+@vary_on_headers("HX-Request")
 @staff_view(*JUDGES)
 def record_card(request: DeskRequest, access: Access, record_id: int) -> HttpResponse:
     record = selectors.record_for_card(tournament=access.tournament, record_id=record_id)
@@ -155,7 +153,7 @@ def record_card(request: DeskRequest, access: Access, record_id: int) -> HttpRes
             "tell": player_message(
                 rank=record.rank,
                 applies_to=record.applies_to,
-                awaiting_head_judge=record.status == RecordStatus.AWAITING_HEAD_JUDGE,
+                awaiting_head_judge=record.is_awaiting_head_judge,
             ),
         },
     )

@@ -39,7 +39,7 @@ from math import isqrt
 
 from django.utils.translation import gettext as _
 
-from tournaments.matching import maximum_matching, augment_from
+from tournaments.matching import augment_from, maximum_matching
 
 
 @dataclass(frozen=True)
