@@ -140,6 +140,7 @@ def measure(
 ) -> None:
     from judging import services
     from judging.live import hub
+    from judging.models import PenaltyRecord
 
     path = f"/t/{tournament.slug}/events/"
     streams = [Stream(port, path, cookie) for _ in range(stream_count)]
@@ -169,7 +170,7 @@ def measure(
         time.sleep(0.05)
         # Keep the player below a disqualification, so every change is accepted.
         services.revoke_penalty(
-            record=services.PenaltyRecord.objects.latest("id"),
+            record=PenaltyRecord.objects.latest("id"),
             author=head,
             reason="benchmark",
         )

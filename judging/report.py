@@ -312,7 +312,7 @@ def penalty_rows(
             rank=int(rank),
             rank_key=f"rank-{rank.key}",
             amended=value["issued_rank"] != value["rank"],
-            explanation=explain(value["explanation"] or {}),
+            explanation=explain(value["explanation"] or None),
             judge=person_name(
                 username=value["issued_by__username"],
                 first_name=value["issued_by__first_name"] or "",

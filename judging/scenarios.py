@@ -21,7 +21,6 @@ from core.errors import DomainError
 from judging import editions, selectors, services
 from judging.models import GuidelineEdition, PenaltyRecord, RecordStatus
 from judging.penalties import Because, Moment, Rank
-from players.models import Player
 from players.selectors import suspension_in_force
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
@@ -210,9 +209,8 @@ class _Run:
         )
         self.players: dict[str, Registration] = {}
         for index, name in enumerate(scenario["players"], start=1):
-            player = Player.objects.create(name=name, membership_id=f"scenario-{key}-{index}")
-            self.players[name] = tournament_services.register_player(
-                tournament=self.tournament, player=player
+            self.players[name] = tournament_services.register_new_player(
+                tournament=self.tournament, name=name, membership_id=f"scenario-{key}-{index}"
             )
 
     def _add_infractions(self, added: list[Mapping[str, Any]], key: str) -> None:
