@@ -17,7 +17,7 @@ from django.views.decorators.vary import vary_on_headers
 from core.errors import DomainError
 from core.http import DeskRequest
 from judging import live, selectors, services
-from judging.forms import REASON_MAX_LENGTH, AmendForm, LogFilterForm, ReasonForm
+from judging.forms import AmendForm, LogFilterForm, ReasonForm
 from judging.models import PenaltyRecord
 from judging.penalties import Rank
 from players.selectors import suspension_in_force
@@ -94,11 +94,6 @@ def console_act(request: DeskRequest, access: Access, record_id: int, action: st
     record = get_object_or_404(PenaltyRecord, pk=record_id, tournament=access.tournament)
     text = request.POST.get("reason", "").strip()
     try:
-        if len(text) > REASON_MAX_LENGTH:
-            raise DomainError(
-                "reason_too_long",
-                _("Keep the reason under %(count)s characters.") % {"count": REASON_MAX_LENGTH},
-            )
         if action == "confirm":
             services.confirm_request(record=record, head_judge=request.user, reason=text)
             done = _("Confirmed: the penalty is in force.")

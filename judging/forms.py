@@ -9,7 +9,8 @@ from core.people import display_name
 from judging.models import Availability, RecordStatus
 from judging.penalties import Moment, Rank
 from judging.selectors import LogFilters
-from tournaments.models import Level, Registration, Staff, StaffRole, Tournament
+from judging.services.guards import REASON_MAX_LENGTH, may_suspend
+from tournaments.models import Registration, Staff, StaffRole, Tournament
 
 
 class InfractionForm(forms.Form):
@@ -35,9 +36,6 @@ class InfractionForm(forms.Form):
         return data
 
 
-REASON_MAX_LENGTH = 2000
-
-
 class ReasonForm(forms.Form):
     reason = forms.CharField(
         label=_("Reason"),
@@ -52,7 +50,7 @@ class AmendForm(forms.Form):
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if tournament.level == Level.AMATEUR or not tournament.head_judge_is_official:
+        if not may_suspend(tournament, StaffRole.HEAD_JUDGE):
             # Suspension is out of reach here (rules.md §4): do not offer it.
             _choice_field(self, "to_rank").choices = [
                 choice for choice in Rank.choices if choice[0] != Rank.SUSPENSION

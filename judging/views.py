@@ -163,12 +163,9 @@ def record_card(request: DeskRequest, access: Access, record_id: int) -> HttpRes
 @staff_view(*JUDGES)
 def record_undo(request: DeskRequest, access: Access, record_id: int) -> HttpResponse:
     record = get_object_or_404(PenaltyRecord, pk=record_id, tournament=access.tournament)
-    form = ReasonForm(request.POST)
     try:
-        if not form.is_valid():
-            raise DomainError("reason_required", _("Write the reason for this decision."))
         services.request_revocation(
-            record=record, judge=request.user, reason=form.cleaned_data["reason"]
+            record=record, judge=request.user, reason=request.POST.get("reason", "").strip()
         )
     except DomainError as error:
         messages.error(request, str(error.message))

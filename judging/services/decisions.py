@@ -29,6 +29,7 @@ def confirm_request(*, record: PenaltyRecord, head_judge: User, reason: str = ""
         registration, match = lock_player(record.registration)
         record = locked(record)
         ensure_head_judge(registration.tournament, head_judge)
+        ensure_reason(reason, required=False)
         ensure_awaiting(record)
         ensure_accepts_penalties(registration)
         change(
@@ -127,14 +128,14 @@ def request_revocation(*, record: PenaltyRecord, judge: User, reason: str) -> Pe
         record = locked(record)
         judge_role(record.tournament, judge)
         ensure_reason(reason)
-        if record.status not in (RecordStatus.IN_FORCE, RecordStatus.AWAITING_HEAD_JUDGE):
+        if not record.may_request_revocation:  # the rule the record card shows the form by
+            if record.revocation_requested:
+                raise DomainError(
+                    "revocation_already_requested",
+                    _("The head judge has already been asked to revoke this record."),
+                )
             raise DomainError(
                 "not_in_force", _("Only a penalty in force can be changed; this one is not.")
-            )
-        if record.revocation_requested:
-            raise DomainError(
-                "revocation_already_requested",
-                _("The head judge has already been asked to revoke this record."),
             )
         change(
             record,

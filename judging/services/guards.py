@@ -67,6 +67,15 @@ def ensure_may_suspend(tournament: Tournament, role: str) -> None:
         )
 
 
+def may_suspend(tournament: Tournament, role: str) -> bool:
+    """The same rule as a question, for a form that offers the suspension only where it may."""
+    try:
+        ensure_may_suspend(tournament, role)
+    except DomainError:
+        return False
+    return True
+
+
 def ensure_accepts_penalties(registration: Registration) -> None:
     if registration.tournament.status == TournamentStatus.FINISHED:
         raise DomainError("tournament_finished", _("The tournament has finished."))
@@ -92,6 +101,16 @@ def ensure_in_force(record: PenaltyRecord) -> None:
         )
 
 
-def ensure_reason(reason: str) -> None:
-    if not reason.strip():
+# The longest reason a decision keeps (the reason forms allow as much).
+REASON_MAX_LENGTH = 2000
+
+
+def ensure_reason(reason: str, *, required: bool = True) -> None:
+    """The one rule for the reasons of decisions: written where required, never too long."""
+    if required and not reason.strip():
         raise DomainError("reason_required", _("Write the reason for this decision."))
+    if len(reason) > REASON_MAX_LENGTH:
+        raise DomainError(
+            "reason_too_long",
+            _("Keep the reason under %(count)s characters.") % {"count": REASON_MAX_LENGTH},
+        )
