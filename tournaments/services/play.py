@@ -237,8 +237,6 @@ def enter_result(*, match: Match, player1_wins: int, player2_wins: int, draws: i
                 "too_many_games",
                 _("A match has at most %(count)s games.") % {"count": tournament.best_of},
             )
-        if player1_wins >= tournament.wins_needed and player2_wins >= tournament.wins_needed:
-            raise DomainError("both_won", _("Only one player can reach the wins needed."))
         if lifecycle.policy().has_waiting_game_loss(match):
             raise DomainError(
                 "enter_games_one_by_one",
