@@ -141,33 +141,44 @@ def record_card(request: DeskRequest, access: Access, record_id: int) -> HttpRes
     template = (
         "judging/record_card.html#record-card" if request.htmx else "judging/record_card.html"
     )
-    return render(
-        request,
-        template,
-        {
-            "live": live.streams_available(request),
-            "access": access,
-            "tournament": access.tournament,
-            "record": record,
-            "form": ReasonForm(),
-            "tell": player_message(
-                rank=record.rank,
-                applies_to=record.applies_to,
-                awaiting_head_judge=record.is_awaiting_head_judge,
-            ),
-        },
-    )
+    return render(request, template, _card_context(request, access, record, ReasonForm()))
+
+
+def _card_context(
+    request: DeskRequest, access: Access, record: PenaltyRecord, form: ReasonForm
+) -> dict[str, object]:
+    return {
+        "live": live.streams_available(request),
+        "access": access,
+        "tournament": access.tournament,
+        "record": record,
+        "form": form,
+        "tell": player_message(
+            rank=record.rank,
+            applies_to=record.applies_to,
+            awaiting_head_judge=record.is_awaiting_head_judge,
+        ),
+    }
 
 
 @require_POST
 @staff_view(*JUDGES)
 def record_undo(request: DeskRequest, access: Access, record_id: int) -> HttpResponse:
     record = get_object_or_404(PenaltyRecord, pk=record_id, tournament=access.tournament)
+    form = ReasonForm(request.POST)
     try:
         services.request_revocation(
             record=record, judge=request.user, reason=request.POST.get("reason", "").strip()
         )
     except DomainError as error:
+        if error.field is not None:
+            # The reason itself is wrong: the card again, the error beside the field.
+            form.is_valid()
+            form.errors.clear()
+            form.add_error(error.field, str(error.message))
+            card = selectors.record_for_card(tournament=access.tournament, record_id=record.pk)
+            context = _card_context(request, access, card or record, form)
+            return render(request, "judging/record_card.html", context)
         messages.error(request, str(error.message))
     else:
         messages.success(request, _("The head judge is asked to revoke this record."))

@@ -108,9 +108,12 @@ REASON_MAX_LENGTH = 2000
 def ensure_reason(reason: str, *, required: bool = True) -> None:
     """The one rule for the reasons of decisions: written where required, never too long."""
     if required and not reason.strip():
-        raise DomainError("reason_required", _("Write the reason for this decision."))
+        raise DomainError(
+            "reason_required", _("Write the reason for this decision."), field="reason"
+        )
     if len(reason) > REASON_MAX_LENGTH:
         raise DomainError(
             "reason_too_long",
             _("Keep the reason under %(count)s characters.") % {"count": REASON_MAX_LENGTH},
+            field="reason",
         )
