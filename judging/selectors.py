@@ -109,6 +109,13 @@ class PlayerAtGlance:
             return None
         return self.match.opponent_of(self.registration)
 
+    @property
+    def score(self) -> str:
+        """The match score from this player's side ("2–1"); empty without a match or at a bye."""
+        if self.match is None or self.match.is_bye or self.opponent is None:
+            return ""
+        return f"{self.match.wins_of(self.registration)}–{self.match.wins_of(self.opponent)}"
+
 
 def players_at_glance(
     *, tournament: Tournament, query: str = "", registration_ids: list[int] | None = None

@@ -84,3 +84,16 @@ def view(request):
         "line 5: .create",
         "line 6: .delete",
     ]
+
+
+TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))
+
+
+@pytest.mark.parametrize("path", TEMPLATES, ids=lambda path: str(path.relative_to(ROOT)))
+def test_no_template_line_is_over_160_characters(path):
+    long = [
+        number
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if len(line) > 160
+    ]
+    assert long == []
