@@ -16,8 +16,9 @@ from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError
 from core.http import DeskRequest
+from core.inputs import form_message
 from judging import live, selectors, services
-from judging.forms import AmendForm, LogFilterForm, ReasonForm
+from judging.forms import AmendForm, ConsoleReasonForm, LogFilterForm, ReasonForm
 from judging.models import PenaltyRecord
 from judging.penalties import Rank
 from players.selectors import suspension_in_force
@@ -92,8 +93,11 @@ def console_act(request: DeskRequest, access: Access, record_id: int, action: st
     if action not in ACTIONS:
         raise Http404
     record = get_object_or_404(PenaltyRecord, pk=record_id, tournament=access.tournament)
-    text = request.POST.get("reason", "").strip()
+    reason_form = ConsoleReasonForm(request.POST)
+    text = reason_form.cleaned_data["reason"] if reason_form.is_valid() else ""
     try:
+        if not reason_form.is_valid():
+            raise DomainError("bad_reason", form_message(reason_form))
         if action == "confirm":
             services.confirm_request(record=record, head_judge=request.user, reason=text)
             done = _("Confirmed: the penalty is in force.")
@@ -164,7 +168,9 @@ def _stream_access(request: HttpRequest, slug: str) -> Access:
             raise PermissionDenied
         return tournament_access(request, slug, ())
     finally:
-        connections.close_all()
+        if live.streams_available(request):
+            # Only a held stream gives it back; a polled answer (WSGI) keeps the request's own.
+            connections.close_all()
 
 
 async def events(request: HttpRequest, slug: str) -> HttpResponseBase:

@@ -5,6 +5,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.inputs import IdField
 from core.people import display_name
 from judging.models import Availability, RecordStatus
 from judging.penalties import Moment, Rank
@@ -14,7 +15,7 @@ from tournaments.models import Registration, Staff, StaffRole, Tournament
 
 
 class InfractionForm(forms.Form):
-    player = forms.IntegerField(widget=forms.HiddenInput)
+    player = IdField(widget=forms.HiddenInput)
     client_key = forms.UUIDField(widget=forms.HiddenInput)
     infraction = forms.CharField(
         max_length=20, error_messages={"required": _("Choose the infraction.")}
@@ -42,6 +43,18 @@ class ReasonForm(forms.Form):
         max_length=REASON_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 2}),
         error_messages={"required": _("Write the reason for this decision.")},
+    )
+
+
+class ConsoleReasonForm(forms.Form):
+    """The head judge's reason, which some decisions may leave empty (the services decide)."""
+
+    reason = forms.CharField(
+        max_length=REASON_MAX_LENGTH,
+        required=False,
+        error_messages={
+            "max_length": _("Keep the reason under %(limit_value)d characters."),
+        },
     )
 
 
@@ -112,6 +125,12 @@ class InfractionDataForm(forms.Form):
         error_messages={"invalid": _("A code is numbers with dots, e.g. 4.2.")},
     )
     name = forms.CharField(label=_("Name"), max_length=300)
+    section_name = forms.CharField(
+        label=_("Section name"),
+        max_length=200,
+        required=False,
+        help_text=_("Needed when the code opens a section this guideline does not name yet."),
+    )
     availability = forms.ChoiceField(label=_("Availability"), choices=Availability.choices)
     amateur = forms.ChoiceField(label=_("Amateur"), choices=PENALTY_CHOICES, required=False)
     professional = forms.ChoiceField(

@@ -34,6 +34,7 @@ def guideline(request: DeskRequest, access: Access) -> HttpResponse:
                     name=data["name"],
                     availability=data["availability"],
                     penalties={level: data[level] or None for level in LEVELS},
+                    section_name=data.get("section_name") or "",
                 )
             except DomainError as error:
                 form.add_error(error.field, str(error.message))

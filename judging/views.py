@@ -14,6 +14,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError
 from core.http import DeskRequest
+from core.inputs import SearchForm, parse_id, parse_query
 from judging import live, selectors, services
 from judging.explanations import player_message
 from judging.forms import InfractionForm, ReasonForm
@@ -26,7 +27,7 @@ from tournaments.models import Registration
 @vary_on_headers("HX-Request")
 @staff_view(*JUDGES)
 def judge_home(request: DeskRequest, access: Access) -> HttpResponse:
-    query = request.GET.get("q", "")
+    query = parse_query(request, SearchForm).cleaned_data["q"]
     context = {
         "access": access,
         "tournament": access.tournament,
@@ -56,10 +57,9 @@ def _log_context(
 
 
 def _registration(access: Access, value: object) -> Registration:
-    try:
-        pk = int(str(value))
-    except ValueError:
-        raise Http404 from None
+    pk = parse_id(value)
+    if pk is None:
+        raise Http404
     return get_object_or_404(Registration, pk=pk, tournament=access.tournament)
 
 

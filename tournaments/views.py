@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
 from core.http import DeskRequest
+from core.inputs import SearchForm, parse_query
 from players.models import Player, search_text
 from tournaments import selectors, services
 from tournaments.access import RESULT_KEEPERS, Access, staff_view
@@ -23,8 +24,10 @@ from tournaments.forms import (
     ImportForm,
     NewTournamentForm,
     PlayerForm,
+    RegistryPlayerForm,
     ResultForm,
     StaffForm,
+    StandingsQueryForm,
     SwapForm,
     TournamentForm,
 )
@@ -193,7 +196,7 @@ def registration_list(request: DeskRequest, access: Access) -> HttpResponse:
 def player_search(request: DeskRequest, access: Access) -> HttpResponse:
     """Registry look-up while typing: by part of a name or a membership id."""
     _require_organiser_permission(request)
-    query = request.GET.get("q", "").strip()
+    query = parse_query(request, SearchForm).cleaned_data["q"]
     found: list[Player] = []
     if len(query) >= 2:
         found = list(
@@ -216,13 +219,13 @@ def registration_add(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
     url = reverse("tournaments:registrations", args=[tournament.slug])
     fragment = "tournaments/registration_list.html#registration-panel"
-    chosen = request.POST.get("player", "").strip()
+    chosen = RegistryPlayerForm(request.POST)
     form = PlayerForm(request.POST)
     try:
-        if chosen:
-            if not chosen.isdecimal():
-                raise DomainError("unknown_player", _("Choose a player from the registry."))
-            player = get_object_or_404(Player, pk=int(chosen))
+        if not chosen.is_valid():
+            raise DomainError("unknown_player", _("Choose a player from the registry."))
+        if chosen.cleaned_data["player"] is not None:
+            player = get_object_or_404(Player, pk=chosen.cleaned_data["player"])
             services.register_player(tournament=tournament, player=player)
         elif form.is_valid():
             player = services.register_new_player(tournament=tournament, **form.cleaned_data).player
@@ -403,8 +406,7 @@ def _match_row(
 @staff_view()
 def standings(request: DeskRequest, access: Access) -> HttpResponse:
     rounds = list(access.tournament.rounds.values_list("number", flat=True))
-    through = request.GET.get("round")
-    through_round = int(through) if through and through.isdecimal() else None
+    through_round = parse_query(request, StandingsQueryForm).cleaned_data["round"]
     rows = selectors.standings(tournament=access.tournament, through_round=through_round)
     return render(
         request,
