@@ -10,7 +10,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 
-class ReadOnlyModelAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ReadOnlyModelAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
@@ -21,7 +21,7 @@ class ReadOnlyModelAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return False
 
 
-class ReadOnlyTabularInline(admin.TabularInline):  # type: ignore[type-arg]
+class ReadOnlyTabularInline(admin.TabularInline):
     extra = 0
     can_delete = False
 
