@@ -1,6 +1,8 @@
 """The head judge's console: the live penalty log, the requests queue, amendments, the player page,
 and the event stream that keeps every open page current."""
 
+import datetime
+
 from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -160,13 +162,14 @@ def player_page(request: DeskRequest, access: Access, registration_id: int) -> H
     )
 
 
-def _stream_access(request: HttpRequest, slug: str) -> Access:
+def _stream_access(request: HttpRequest, slug: str) -> tuple[Access, datetime.datetime]:
     """Check the user once, then give the database connection back: a stream stays open for
-    hours, and a hundred tablets must not hold a hundred idle connections."""
+    hours, and a hundred tablets must not hold a hundred idle connections. Also when the
+    session expires, at which the stream ends."""
     try:
         if not request.user.is_authenticated:
             raise PermissionDenied
-        return tournament_access(request, slug, ())
+        return tournament_access(request, slug, ()), request.session.get_expiry_date()
     finally:
         if live.streams_available(request):
             # Only a held stream gives it back; a polled answer (WSGI) keeps the request's own.
@@ -175,11 +178,17 @@ def _stream_access(request: HttpRequest, slug: str) -> Access:
 
 async def events(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The server-sent-event stream of one tournament, for every member of its staff."""
-    access = await sync_to_async(_stream_access)(request, slug)
+    access, expires_at = await sync_to_async(_stream_access)(request, slug)
     if not live.streams_available(request):
         return HttpResponse(status=204)  # Without an ASGI server the pages poll instead.
     response = StreamingHttpResponse(
-        live.event_stream(access.tournament.pk, request.headers.get("Last-Event-ID")),
+        live.event_stream(
+            access.tournament.pk,
+            request.headers.get("Last-Event-ID"),
+            user_id=request.user.pk,
+            session_key=request.session.session_key,
+            expires_at=expires_at,
+        ),
         content_type="text/event-stream",
     )
     response["Cache-Control"] = "no-cache"
