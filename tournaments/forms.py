@@ -132,3 +132,23 @@ class ResultForm(forms.Form):
 class SwapForm(forms.Form):
     first = forms.IntegerField()
     second = forms.IntegerField()
+
+
+class GameForm(forms.Form):
+    """One game of a match: which seat won it, or a draw."""
+
+    winner = forms.ChoiceField(
+        choices=[("player1", "player1"), ("player2", "player2"), ("draw", "draw")]
+    )
+
+
+class CorrectionForm(forms.Form):
+    player1_wins = forms.IntegerField(min_value=0, max_value=7)
+    player2_wins = forms.IntegerField(min_value=0, max_value=7)
+    draws = forms.IntegerField(label=_("Drawn games"), min_value=0, max_value=7, initial=0)
+    reason = forms.CharField(
+        label=_("Reason"), max_length=1000, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    lift_penalty_loss = forms.BooleanField(
+        label=_("The match loss by penalty no longer stands"), required=False
+    )
