@@ -5,6 +5,7 @@ every value that is present but malformed stops the process at start-up with a m
 variable is wrong: a venue laptop must not start with half a configuration.
 """
 
+import contextlib
 import os
 import secrets
 from pathlib import Path
@@ -36,12 +37,53 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+# --- Data folder (venue): the SQLite database, the secret key, logs and backups -----------------
+# Everything the app writes lives in one folder, so a venue laptop has one thing to back up or to
+# move, and the checkout stays clean. A relative DJANGO_DATA_DIR is taken from the project folder.
+
+
+def _data_dir() -> Path:
+    raw = os.environ.get("DJANGO_DATA_DIR", "").strip()
+    path = Path(raw).expanduser() if raw else Path("data")
+    if not path.is_absolute():
+        path = BASE_DIR / path
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ImproperlyConfigured(f"DJANGO_DATA_DIR {path} cannot be created: {error}") from error
+    return path
+
+
+def _adopt_old_file(name: str, new_name: str = "") -> None:
+    """Move a file an older version kept loose in the checkout into the data folder, once.
+
+    Only when the data folder has no such file yet: an existing event's database and key keep
+    working after an update, and nothing is ever overwritten.
+    """
+    old, new = BASE_DIR / name, DATA_DIR / (new_name or name)
+    if os.environ.get("DJANGO_DATA_DIR"):
+        return  # A folder chosen on purpose starts as it is; only the default one adopts.
+    if old.exists() and not new.exists() and old.resolve() != new.resolve():
+        try:
+            os.replace(old, new)
+        except OSError as error:
+            raise ImproperlyConfigured(f"{old} cannot be moved into {DATA_DIR}: {error}") from error
+
+
+DATA_DIR = _data_dir()
+LOG_DIR = DATA_DIR / "logs"
+BACKUP_DIR = DATA_DIR / "backups"
+# --- end of the data folder block ---------------------------------------------------------------
+
 # Off by default, so that no traceback ever reaches a judge; developers switch it on.
 DEBUG = env_flag("DJANGO_DEBUG", default=False)
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 
-DEFAULT_DATABASE_URL = f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+DEFAULT_DATABASE_URL = f"sqlite:///{DATA_DIR / 'db.sqlite3'}"
+if not os.environ.get("DATABASE_URL"):
+    for _suffix in ("", "-wal", "-shm"):
+        _adopt_old_file(f"db.sqlite3{_suffix}")
 _database_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
 try:
     DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=0)}
@@ -58,16 +100,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 
 def _local_secret_key() -> str:
-    """A random key kept beside the code, made on the first start, when none is configured.
+    """A random key kept in the data folder, made on the first start, when none is configured.
 
     A laptop at a venue then needs no set-up, and the key survives restarts; a deployment on
     several machines sets DJANGO_SECRET_KEY so they all share one.
     """
-    path = BASE_DIR / ".secret_key"
+    _adopt_old_file(".secret_key", "secret_key")
+    path = DATA_DIR / "secret_key"
     try:
         if not path.exists():
-            path.write_text(secrets.token_urlsafe(50), encoding="utf-8")
-            path.chmod(0o600)
+            # Exclusive creation: of several workers starting at once, one writes the key.
+            with contextlib.suppress(FileExistsError):
+                descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+                    file.write(secrets.token_urlsafe(50))
         return path.read_text(encoding="utf-8").strip()
     except OSError as error:
         raise ImproperlyConfigured(

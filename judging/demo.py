@@ -18,6 +18,7 @@ from players.models import Player
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.models import Match, Registration, StaffRole, Tournament
+from tournaments.permissions import make_organiser
 
 DEMO_SLUG = "demo-cup"
 DEMO_PASSWORD = "berserk-demo"
@@ -64,9 +65,13 @@ def ensure_demo_users() -> dict[str, AbstractBaseUser]:
         if created:
             user.first_name = full_name
             user.set_password(DEMO_PASSWORD)
-            # Until the organiser's own screens exist, set-up happens in the admin.
-            user.is_staff = user.is_superuser = role == StaffRole.ORGANISER
+        # Only the operator is a superuser: the demo's organiser has the organisers' permission
+        # and no more (a demo made before this is brought down to it).
+        if created or user.is_staff or user.is_superuser:
+            user.is_staff = user.is_superuser = False
             user.save()
+        if role == StaffRole.ORGANISER:
+            make_organiser(user)
         made[username] = user
     return made
 

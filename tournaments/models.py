@@ -65,6 +65,10 @@ class Tournament(models.Model):
         ordering = ["-date", "name"]
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
+        # Given by the operator through the "organisers" group (see tournaments/permissions.py).
+        permissions = [
+            ("organise_tournaments", "Can create tournaments and use the player registry"),
+        ]
         constraints = [
             # The guideline makes deck lists mandatory at the highest level.
             models.CheckConstraint(

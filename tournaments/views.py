@@ -8,6 +8,7 @@ so every screen also works without JavaScript.
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -38,10 +39,22 @@ from tournaments.models import (
     StaffRole,
     Tournament,
 )
+from tournaments.permissions import may_organise
 from tournaments.player_import import import_players
 
 ORGANISER = StaffRole.ORGANISER
 CORRECTORS = (StaffRole.ORGANISER, StaffRole.HEAD_JUDGE)
+
+
+def _require_organiser_permission(request: HttpRequest) -> None:
+    """Creating tournaments and using the player registry is for the operator's organisers."""
+    if not may_organise(request.user):
+        raise PermissionDenied(
+            _(
+                "Only organisers may do this: ask the operator to add your account to the "
+                "organisers."
+            )
+        )
 
 
 def _done(
@@ -67,6 +80,7 @@ def _refused(
 
 @login_required
 def tournament_create(request: HttpRequest) -> HttpResponse:
+    _require_organiser_permission(request)
     form = NewTournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -210,6 +224,7 @@ def registration_list(request: HttpRequest, access: Access) -> HttpResponse:
 @staff_view(ORGANISER)
 def player_search(request: HttpRequest, access: Access) -> HttpResponse:
     """Registry look-up while typing: by part of a name or a membership id."""
+    _require_organiser_permission(request)
     query = request.GET.get("q", "").strip()
     found: list[Player] = []
     if len(query) >= 2:
@@ -229,6 +244,7 @@ def player_search(request: HttpRequest, access: Access) -> HttpResponse:
 @staff_view(ORGANISER)
 def registration_add(request: HttpRequest, access: Access) -> HttpResponse:
     """Register a player from the registry, or a new player entered on the spot."""
+    _require_organiser_permission(request)
     tournament = access.tournament
     url = reverse("tournaments:registrations", args=[tournament.slug])
     fragment = "tournaments/registration_list.html#registration-panel"
@@ -257,6 +273,7 @@ def registration_add(request: HttpRequest, access: Access) -> HttpResponse:
 @require_POST
 @staff_view(ORGANISER)
 def registration_import(request: HttpRequest, access: Access) -> HttpResponse:
+    _require_organiser_permission(request)
     tournament = access.tournament
     form = ImportForm(request.POST, request.FILES)
     context = _registrations_context(access, import_form=form)

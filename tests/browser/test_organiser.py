@@ -9,12 +9,13 @@ from playwright.sync_api import expect
 from tests.browser.conftest import sign_in
 from tests.factories import UserFactory
 from tournaments.models import Match, Tournament
+from tournaments.permissions import make_organiser
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_an_organiser_runs_five_rounds_from_a_csv_list(live_server, page, screenshot, tmp_path):
-    UserFactory(username="org")
+    make_organiser(UserFactory(username="org"))
     sign_in(page, live_server, "org")
 
     page.get_by_role("link", name="Новый турнир").click()

@@ -14,6 +14,7 @@ from players.models import Player
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.models import Level, Match, Registration, StaffRole, Tournament
+from tournaments.permissions import make_organiser
 
 _numbers = itertools.count(1)
 
@@ -72,6 +73,8 @@ class Desk:
             (desk.organiser, StaffRole.ORGANISER),
         ):
             tournament_services.add_staff(tournament=tournament, user=user, role=role)
+        # The organiser of a tournament is one of the operator's organisers.
+        make_organiser(desk.organiser)
         for _ in range(players):
             desk.players.append(
                 tournament_services.register_player(tournament=tournament, player=PlayerFactory())

@@ -1,6 +1,6 @@
 import csv
 
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
 
 from judging.models import PenaltyRecord
@@ -40,6 +40,17 @@ def test_demo_prepares_a_realistic_event_and_logins_once(db, capsys):
     ]
     for username in ("head", "judge", "organiser"):
         assert authenticate(username=username, password="berserk-demo") is not None
+    # Only the operator is a superuser; the demo's organiser is one of the organisers.
+    assert not get_user_model().objects.filter(is_superuser=True).exists()
+    assert not get_user_model().objects.filter(is_staff=True).exists()
+    organiser = get_user_model().objects.get(username="organiser")
+    assert list(organiser.groups.values_list("name", flat=True)) == ["organisers"]
+    assert organiser.has_perm("tournaments.organise_tournaments")
+    assert (
+        not get_user_model()
+        .objects.get(username="head")
+        .has_perm("tournaments.organise_tournaments")
+    )
 
 
 def test_the_demo_report_exports_from_the_command_line(db, tmp_path):

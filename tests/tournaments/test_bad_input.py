@@ -8,6 +8,7 @@ from players.models import Player
 from tests.factories import UserFactory
 from tournaments import services
 from tournaments.models import Tournament
+from tournaments.permissions import make_organiser
 
 
 def url(name, desk, *args):
@@ -33,7 +34,9 @@ def test_registering_a_player_id_that_is_not_a_number(organiser, desk):
 
 
 def test_the_address_new_is_reserved(client, db):
-    client.force_login(UserFactory())
+    user = UserFactory()
+    make_organiser(user)
+    client.force_login(user)
 
     response = client.post(
         reverse("tournaments:create"),

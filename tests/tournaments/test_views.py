@@ -13,6 +13,7 @@ from tournaments.models import (
     StaffRole,
     Tournament,
 )
+from tournaments.permissions import make_organiser
 
 
 def url(name, desk, *args):
@@ -56,6 +57,7 @@ def test_a_floor_judge_may_not_change_the_set_up(client, desk):
 
 def test_creating_a_tournament_makes_the_creator_its_organiser(client, db):
     user = UserFactory()
+    make_organiser(user)
     client.force_login(user)
 
     response = client.post(

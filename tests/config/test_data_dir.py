@@ -1,0 +1,105 @@
+"""Everything the app writes goes into one data folder (DJANGO_DATA_DIR, default ./data)."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parents[2]
+
+SHOW = (
+    "from django.conf import settings as s; "
+    "print(s.DATA_DIR); print(s.DATABASES['default']['NAME']); print(s.SECRET_KEY)"
+)
+
+
+def settings_of(project: Path, **env: str) -> list[str]:
+    run = subprocess.run(
+        [sys.executable, "-c", SHOW],
+        cwd=project,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "PYTHONPATH": str(project),
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            **env,
+        },
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stderr
+    return run.stdout.splitlines()
+
+
+def copy_of_the_settings(tmp_path: Path) -> Path:
+    """A project folder holding only the settings, so a test may leave files beside them."""
+    project = tmp_path / "project"
+    (project / "config").mkdir(parents=True)
+    shutil.copy(PROJECT / "config" / "settings.py", project / "config" / "settings.py")
+    (project / "config" / "__init__.py").touch()
+    return project
+
+
+def test_the_database_and_the_key_live_in_the_chosen_data_folder(tmp_path):
+    data = tmp_path / "event"
+
+    folder, database, key = settings_of(PROJECT, DJANGO_DATA_DIR=str(data))
+
+    assert folder == str(data)
+    assert database == str(data / "db.sqlite3")
+    assert key == (data / "secret_key").read_text(encoding="utf-8")
+    assert (data / "secret_key").stat().st_mode & 0o777 == 0o600
+    assert settings_of(PROJECT, DJANGO_DATA_DIR=str(data))[2] == key  # kept across starts
+
+
+def test_the_default_data_folder_is_data_in_the_project(tmp_path):
+    project = copy_of_the_settings(tmp_path)
+
+    folder, database, _key = settings_of(project)
+
+    assert folder == str(project / "data")
+    assert database == str(project / "data" / "db.sqlite3")
+
+
+def test_the_files_an_older_version_left_in_the_checkout_move_into_the_data_folder(tmp_path):
+    project = copy_of_the_settings(tmp_path)
+    (project / "db.sqlite3").write_bytes(b"the old event")
+    (project / ".secret_key").write_text("old-key", encoding="utf-8")
+
+    _folder, database, key = settings_of(project)
+
+    assert Path(database).read_bytes() == b"the old event"
+    assert key == "old-key"
+    assert not (project / "db.sqlite3").exists()
+    assert not (project / ".secret_key").exists()
+
+
+def test_a_data_folder_that_already_has_a_database_is_never_overwritten(tmp_path):
+    project = copy_of_the_settings(tmp_path)
+    (project / "data").mkdir()
+    (project / "data" / "db.sqlite3").write_bytes(b"current")
+    (project / "db.sqlite3").write_bytes(b"stale")
+
+    settings_of(project)
+
+    assert (project / "data" / "db.sqlite3").read_bytes() == b"current"
+    assert (project / "db.sqlite3").read_bytes() == b"stale"
+
+
+def test_a_data_folder_that_cannot_be_made_stops_the_start(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+
+    run = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        cwd=PROJECT,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DJANGO_DATA_DIR": str(blocker / "data"),
+        },
+        capture_output=True,
+        text=True,
+    )
+
+    assert run.returncode != 0
+    assert f"DJANGO_DATA_DIR {blocker / 'data'} cannot be created" in run.stderr
