@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0002_planned_rounds_round_length_and_drafts'),
+        ('tournaments', '0003_organisers_group'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
