@@ -72,7 +72,11 @@ def console_record(request: HttpRequest, access: Access, record_id: int) -> Http
             "history": selectors.record_history(record=record),
             "dependents": services.dependents_of(record),
             "amend_form": AmendForm(initial={"to_rank": record.rank}, tournament=access.tournament),
-            "reason_form": ReasonForm(),
+            # One form per card, each with its own ids, so that no two fields share an id.
+            "decline_form": ReasonForm(auto_id="id_decline_%s"),
+            "amend_reason_form": ReasonForm(auto_id="id_amend_%s"),
+            "revoke_form": ReasonForm(auto_id="id_revoke_%s"),
+            "keep_form": ReasonForm(auto_id="id_keep_%s"),
             "live": live.streams_available(request),
         },
     )
@@ -96,6 +100,10 @@ def console_act(request: HttpRequest, access: Access, record_id: int, action: st
                 _("Keep the reason under %(count)s characters.") % {"count": REASON_MAX_LENGTH},
             )
         if action == "confirm":
+            if Rank(record.rank).disqualifies and request.POST.get("effects_seen") != "1":
+                # A disqualification or above is confirmed in a second, deliberate step that
+                # says what it does.
+                return _confirm_step(request, access, record, text)
             services.confirm_request(record=record, head_judge=request.user, reason=text)
             done = _("Confirmed: the penalty is in force.")
         elif action == "decline":
@@ -129,6 +137,41 @@ def console_act(request: HttpRequest, access: Access, record_id: int, action: st
     if request.POST.get("next") == "console":
         return redirect("judging:console", slug=access.tournament.slug)
     return redirect("judging:console-record", slug=access.tournament.slug, record_id=record.pk)
+
+
+def _confirm_step(
+    request: HttpRequest, access: Access, record: PenaltyRecord, reason: str
+) -> HttpResponse:
+    rank = Rank(record.rank)
+    name = record.registration.player.name
+    effects = [
+        _("%(player)s leaves the tournament at once and is not paired again.") % {"player": name},
+        _("A match of theirs in progress is lost; finished results and points stay."),
+        _("They receive no further penalties in this tournament."),
+    ]
+    if rank.takes_prize:
+        effects.append(_("They get no prize; the judge report names it."))
+    else:
+        effects.append(_("They keep the right to the prizes of the place they finish in."))
+    if rank == Rank.SUSPENSION:
+        effects.append(
+            _(
+                "Their membership is suspended; the game coordinator sets its length later, and "
+                "until then they cannot be registered for another official tournament."
+            )
+        )
+    return render(
+        request,
+        "judging/console_confirm.html",
+        {
+            "access": access,
+            "tournament": access.tournament,
+            "record": record,
+            "effects": effects,
+            "reason": reason,
+            "next": request.POST.get("next", ""),
+        },
+    )
 
 
 @staff_view()

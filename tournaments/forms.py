@@ -6,7 +6,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core import validators
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Level, StaffRole, Tournament
+from tournaments.models import Level, StaffRole, Tournament, decklists_default
 
 
 class TournamentForm(forms.ModelForm):
@@ -33,6 +33,14 @@ class TournamentForm(forms.ModelForm):
             "Off by default at the amateur level, on at the professional level, always on at "
             "the highest."
         )
+        # static/js/app.js sets the box to the level's default whenever the level changes.
+        self.fields["level"].widget.attrs["data-decklists-level"] = ""
+        self.fields["uses_decklists"].widget.attrs["data-decklists-box"] = ""
+        level = self.data.get("level") if self.is_bound else self.initial.get("level")
+        if level is None and self.instance.pk:
+            level = self.instance.level
+        if level == Level.HIGHEST:
+            self.fields["uses_decklists"].widget.attrs["disabled"] = True
         self.fields["best_of"].widget.attrs.update({"min": 1, "max": 7})
         for name in ("round_minutes", "rounds_planned"):
             field = self.fields[name]
@@ -65,6 +73,15 @@ class NewTournamentForm(TournamentForm):
 
     class Meta(TournamentForm.Meta):
         fields = ["slug", *TournamentForm.Meta.fields]
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            # A new tournament starts at the professional level, with its default for deck lists.
+            level = self.initial.setdefault("level", Level.PROFESSIONAL)
+            self.initial.setdefault("uses_decklists", decklists_default(str(level)))
+            if level == Level.HIGHEST:
+                self.fields["uses_decklists"].widget.attrs["disabled"] = True
 
     def clean_slug(self) -> str:
         slug = self.cleaned_data["slug"]

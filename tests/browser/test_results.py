@@ -5,9 +5,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import sign_in
-from tests.factories import Desk
+from tests.factories import Desk, UserFactory
 from tournaments import services
-from tournaments.models import Match, ResultCorrection
+from tournaments.models import Match, ResultCorrection, Tournament
+from tournaments.permissions import make_organiser
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -84,3 +85,33 @@ def test_a_correction_changes_the_standings(live_server, page, screenshot):
         page.locator("#standings-table tbody tr", has_text=loser).locator("td").nth(2)
     ).to_have_text("3")
     assert ResultCorrection.objects.get().reason == "Бланк заполнен наоборот"
+
+
+def test_the_new_tournament_form_follows_the_level_for_deck_lists(live_server, page):
+    user = UserFactory(username="org")
+    make_organiser(user)
+    sign_in(page, live_server, "org")
+    page.goto(f"{live_server.url}/t/new/")
+    level = page.get_by_label("Уровень строгости правил")
+    box = page.get_by_label("Используются дек-листы")
+
+    expect(level).to_have_value("professional")
+    expect(box).to_be_checked()
+    level.select_option("amateur")
+    expect(box).not_to_be_checked()
+    expect(box).to_be_enabled()
+    box.check()  # the organiser may switch them on at the amateur level
+    level.select_option("highest")
+    expect(box).to_be_checked()
+    expect(box).to_be_disabled()
+    level.select_option("professional")
+    expect(box).to_be_checked()
+    expect(box).to_be_enabled()
+
+    level.select_option("highest")
+    page.get_by_label("Короткий адрес").fill("cup-highest")
+    page.get_by_label("Название", exact=False).first.fill("Высший кубок")
+    page.get_by_label("Дата").fill("2026-12-12")
+    page.get_by_role("button", name="Создать турнир").click()
+    expect(page.get_by_role("heading", name="Высший кубок")).to_be_visible()
+    assert Tournament.objects.get(slug="cup-highest").uses_decklists is True

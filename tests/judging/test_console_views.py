@@ -1,5 +1,7 @@
 """The head judge's console through the test client: log, filters, requests, permissions."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -62,14 +64,37 @@ def test_the_queue_shows_requests_and_revocation_requests(head, desk):
     assert url("console-act", desk, request.pk, "confirm") in fragment
 
 
-def test_confirm_from_the_console(head, desk):
+def test_confirming_a_disqualification_is_a_second_step_that_states_its_effects(head, desk):
     request = desk.issue(0, "6.1", by="floor")
 
-    response = head.post(url("console-act", desk, request.pk, "confirm"), {"next": "console"})
+    first = head.post(url("console-act", desk, request.pk, "confirm"), {"next": "console"})
 
     request.refresh_from_db()
-    assert response.url == url("console", desk)
+    body = first.content.decode()
+    assert first.status_code == 200
+    assert request.status == RecordStatus.AWAITING_HEAD_JUDGE
+    assert "покидает турнир сразу" in body
+    assert "сохраняет право на призы" in body
+    assert 'name="effects_seen" value="1"' in body
+    assert body.count("<h1") == 1
+
+    second = head.post(
+        url("console-act", desk, request.pk, "confirm"), {"next": "console", "effects_seen": "1"}
+    )
+
+    request.refresh_from_db()
+    assert second.url == url("console", desk)
     assert request.status == RecordStatus.IN_FORCE
+
+
+def test_a_record_page_has_no_duplicate_ids(head, desk):
+    record = desk.issue(0, "1.4")
+    request_revocation(record=record, judge=desk.floor, reason="не тот игрок")
+
+    body = head.get(url("console-record", desk, record.pk)).content.decode()
+
+    ids = re.findall(r'\sid="([^"]+)"', body)
+    assert ids and len(ids) == len(set(ids))
 
 
 def test_amend_names_the_later_records_and_keeps_history(head, desk):
