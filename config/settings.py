@@ -135,9 +135,12 @@ INSTALLED_APPS = [
     "players",
     "tournaments",
     "judging",
+    "operations",
 ]
 
 MIDDLEWARE = [
+    # First, so that every log line of the request, whatever fails later, carries its id.
+    "operations.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -199,3 +202,45 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+
+# --- Logging (venue) ------------------------------------------------------------------------------
+# Errors with their tracebacks go to the console and to a rotating file in the data folder, every
+# line with the id of its request (also on the error page, so a judge can quote it). The file
+# handler rotates safely when several uvicorn workers write to it.
+LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(
+        f"DJANGO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}."
+    )
+try:
+    LOG_DIR.mkdir(parents=True, exist_ok=True)
+except OSError as error:
+    raise ImproperlyConfigured(f"The log folder {LOG_DIR} cannot be created: {error}") from error
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_id": {"()": "operations.logs.RequestIdFilter"}},
+    "formatters": {
+        "line": {"format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": "line",
+        },
+        "file": {
+            "class": "concurrent_log_handler.ConcurrentRotatingFileHandler",
+            "filename": str(LOG_DIR / "desk.log"),
+            "maxBytes": 5 * 1024 * 1024,
+            "backupCount": 10,
+            "encoding": "utf-8",
+            "filters": ["request_id"],
+            "formatter": "line",
+        },
+    },
+    "root": {"handlers": ["console", "file"], "level": LOG_LEVEL},
+    # Django's own loggers reach the root's handlers, in debug mode too, and print nothing twice.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
+}
+# --- end of the logging block ---------------------------------------------------------------------

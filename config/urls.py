@@ -20,3 +20,8 @@ urlpatterns = [
     path("t/", include("judging.urls")),
     path("admin/", admin.site.urls),
 ]
+
+# Error pages that need nothing but the templates: the request id on the 500 page, a plain word
+# for a refused host name (operations/views.py).
+handler400 = "operations.views.bad_request"
+handler500 = "operations.views.server_error"

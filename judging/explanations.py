@@ -4,12 +4,11 @@ Records store the facts of an escalation as data (``PenaltyRecord.explanation``)
 made here, at display time, so they follow the reader's language.
 """
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from judging.penalties import Rank
+from judging.stacking import Explanation
 
 
 def penalty_label(rank: int) -> str:
@@ -24,12 +23,13 @@ def penalty_label(rank: int) -> str:
     }
 
 
-def explain(explanation: dict[str, Any]) -> str:
-    """The reason a record is above its base penalty, or "" when it is not."""
-    kind = explanation.get("kind")
-    if kind == "repeat":
+def explain(explanation: Explanation | None) -> str:
+    """The reason a record is above its base penalty, or "" when it is not (no explanation)."""
+    if not explanation:
+        return ""
+    if explanation["kind"] == "repeat":
         held_rank = Rank.from_key(explanation["held_rank"]).label
-        if explanation.get("held_round"):
+        if explanation["held_round"]:
             return _("repeat of %(reason)s (held: %(penalty)s, round %(round)s)") % {
                 "reason": explanation["reason"],
                 "penalty": held_rank,
@@ -39,25 +39,23 @@ def explain(explanation: dict[str, Any]) -> str:
             "reason": explanation["reason"],
             "penalty": held_rank,
         }
-    if kind == "stacking":
-        parts = list(explanation.get("reasons", []))
-        from_stacking = int(explanation.get("from_stacking", 0))
-        if from_stacking:
-            parts.append(
-                ngettext("%(count)d from stacking", "%(count)d from stacking", from_stacking)
-                % {"count": from_stacking}
-            )
-        sources = (
-            _("%(first)s and %(last)s") % {"first": ", ".join(parts[:-1]), "last": parts[-1]}
-            if len(parts) > 1
-            else "".join(parts)
+    parts = list(explanation["reasons"])
+    from_stacking = explanation["from_stacking"]
+    if from_stacking:
+        parts.append(
+            ngettext("%(count)d from stacking", "%(count)d from stacking", from_stacking)
+            % {"count": from_stacking}
         )
-        return _("three «%(penalty)s» (%(sources)s) at the end of round %(round)s") % {
-            "penalty": Rank.from_key(explanation["rank"]).label,
-            "sources": sources,
-            "round": explanation.get("round"),
-        }
-    return ""
+    sources = (
+        _("%(first)s and %(last)s") % {"first": ", ".join(parts[:-1]), "last": parts[-1]}
+        if len(parts) > 1
+        else "".join(parts)
+    )
+    return _("three «%(penalty)s» (%(sources)s) at the end of round %(round)s") % {
+        "penalty": Rank.from_key(explanation["rank"]).label,
+        "sources": sources,
+        "round": explanation["round"],
+    }
 
 
 def takes_text(applies_to: str) -> str:

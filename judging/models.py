@@ -121,18 +121,22 @@ class RecordStatus(models.TextChoices):
     REVOKED = "revoked", _("Revoked")
 
 
+# What a pending loss is (rules.md §6), written once: a loss in force, not cancelled, that still
+# waits for the game or the match it takes. The database computes ``PenaltyRecord.is_pending_loss``
+# from it, so queries and a record in hand give the same answer.
+PENDING_LOSS = Q(status=RecordStatus.IN_FORCE, loss_cancelled=False) & (
+    Q(applies_to=AppliesTo.NEXT_GAME, served_game__isnull=True)
+    | Q(applies_to=AppliesTo.NEXT_MATCH, served_match__isnull=True)
+)
+
+
 class PenaltyRecordQuerySet(models.QuerySet["PenaltyRecord"]):
     def in_force(self) -> "PenaltyRecordQuerySet":
         return self.filter(status=RecordStatus.IN_FORCE)
 
     def pending_losses(self) -> "PenaltyRecordQuerySet":
-        """Losses in force that still wait for a game or a match (rules.md §6)."""
-        return self.in_force().filter(
-            applies_to__in=[AppliesTo.NEXT_GAME, AppliesTo.NEXT_MATCH],
-            served_game__isnull=True,
-            served_match__isnull=True,
-            loss_cancelled=False,
-        )
+        """Losses that still wait for a game or a match (``PENDING_LOSS``)."""
+        return self.filter(is_pending_loss=True)
 
 
 class PenaltyRecord(models.Model):
@@ -147,8 +151,9 @@ class PenaltyRecord(models.Model):
         Infraction, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     sub_item = models.CharField(_("sub-item"), max_length=4, blank=True)
-    # What 5.1 compares: the infraction code, or a reason no other record shares for stacking.
-    reason = models.CharField(max_length=64)
+    # What 5.1 compares: the infraction code. A penalty made by stacking has none (null, never ""):
+    # its reason is its own and never equals another record's (rules.md §5.2).
+    reason = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
     moment = models.CharField(_("moment"), max_length=20, choices=Moment.choices)
     deferred = models.BooleanField(_("next game / next match chosen"), default=False)
     round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True, blank=True)
@@ -190,6 +195,9 @@ class PenaltyRecord(models.Model):
     )
     loss_cancelled = models.BooleanField(default=False)
     status = models.CharField(max_length=24, choices=RecordStatus.choices)
+    is_pending_loss = models.GeneratedField(
+        expression=PENDING_LOSS, output_field=models.BooleanField(), db_persist=True
+    )
     membership_suspension = models.OneToOneField(
         MembershipSuspension, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
@@ -210,6 +218,11 @@ class PenaltyRecord(models.Model):
                 condition=Q(client_key__isnull=False),
                 name="penalty_client_key_unique",
             ),
+            models.CheckConstraint(
+                condition=Q(because=Because.STACKING, reason__isnull=True)
+                | (~Q(because=Because.STACKING) & Q(reason__isnull=False)),
+                name="penalty_reason_unless_stacked",
+            ),
         ]
         indexes = [models.Index(fields=["registration", "status"])]
 
@@ -227,16 +240,6 @@ class PenaltyRecord(models.Model):
     @property
     def explanation_text(self) -> str:
         return explain(self.explanation)
-
-    @property
-    def is_pending_loss(self) -> bool:
-        return (
-            self.status == RecordStatus.IN_FORCE
-            and self.applies_to in {AppliesTo.NEXT_GAME, AppliesTo.NEXT_MATCH}
-            and self.served_game_id is None
-            and self.served_match_id is None
-            and not self.loss_cancelled
-        )
 
 
 class ChangeKind(models.TextChoices):

@@ -20,7 +20,6 @@ from django.utils import timezone
 from judging import editions, selectors, services
 from judging.models import GuidelineEdition, PenaltyRecord, RecordStatus
 from judging.penalties import Because, Moment, Rank
-from players.models import Player
 from players.selectors import suspension_in_force
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
@@ -210,7 +209,9 @@ class _Run:
         )
         self.players: dict[str, Registration] = {}
         for index, name in enumerate(scenario["players"], start=1):
-            player = Player.objects.create(name=name, membership_id=f"scenario-{key}-{index}")
+            player = tournament_services.create_player(
+                name=name, membership_id=f"scenario-{key}-{index}"
+            )
             self.players[name] = tournament_services.register_player(
                 tournament=self.tournament, player=player
             )

@@ -6,22 +6,57 @@ table of cases and the same for the web, the scenario runner and any later calle
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Literal, TypedDict
 
 from judging.penalties import STACKING_CAP, Because, Rank
 
 
+class RepeatExplanation(TypedDict):
+    """Why rule 5.1 raised a record: the reason repeated and the strongest penalty held for it."""
+
+    kind: Literal["repeat"]
+    reason: str
+    held_rank: str  # a ``Rank.key``
+    held_round: int | None
+
+
+class StackingExplanation(TypedDict):
+    """Why rule 5.2 made a record: the rank of the three, their reasons, the round it ended."""
+
+    kind: Literal["stacking"]
+    rank: str  # a ``Rank.key``
+    reasons: list[str]  # the infraction codes of the three, without the stacked ones
+    from_stacking: int  # how many of the three were made by stacking themselves
+    round: int
+
+
+# What a record stores in ``PenaltyRecord.explanation`` and ``explanations.explain`` reads back.
+Explanation = RepeatExplanation | StackingExplanation
+
+
 @dataclass(frozen=True)
 class HeldPenalty:
-    """A penalty the player holds: in force, neither revoked nor awaiting the head judge."""
+    """A penalty the player holds: in force, neither revoked nor awaiting the head judge.
+
+    ``reason`` is the infraction code; a penalty made by stacking has none (None), because its
+    reason is its own and never equals another's (rules.md §5.2).
+    """
 
     id: int
     rank: Rank
-    reason: str
+    reason: str | None
     round_number: int | None
     stacked: bool = False
-    from_stacking: bool = False
+
+    @property
+    def from_stacking(self) -> bool:
+        return self.reason is None
+
+    @property
+    def distinct_reason(self) -> tuple[str, str | int]:
+        """What "different reasons" compares: the code, or a stacked penalty's own identity."""
+        return ("code", self.reason) if self.reason is not None else ("stacked", self.id)
 
 
 @dataclass(frozen=True)
@@ -29,7 +64,7 @@ class IssueDecision:
     rank: Rank
     because: Because
     repeat_of: int | None = None
-    explanation: dict[str, Any] = field(default_factory=dict)
+    explanation: RepeatExplanation | None = None
 
 
 @dataclass(frozen=True)
@@ -39,7 +74,7 @@ class StackDecision:
     id: int
     rank: Rank
     sources: tuple[int, ...]
-    explanation: dict[str, Any]
+    explanation: StackingExplanation
 
 
 def decide_issue(*, base: Rank, reason: str, held: Sequence[HeldPenalty]) -> IssueDecision:
@@ -90,7 +125,7 @@ def stack_at_match_end(*, held: Sequence[HeldPenalty], round_number: int) -> lis
             explanation={
                 "kind": "stacking",
                 "rank": rank.key,
-                "reasons": [penalty.reason for penalty in three if not penalty.from_stacking],
+                "reasons": [penalty.reason for penalty in three if penalty.reason is not None],
                 "from_stacking": sum(1 for penalty in three if penalty.from_stacking),
                 "round": round_number,
             },
@@ -98,15 +133,7 @@ def stack_at_match_end(*, held: Sequence[HeldPenalty], round_number: int) -> lis
         decisions.append(new)
         used = {penalty.id for penalty in three}
         pool = [penalty for penalty in pool if penalty.id not in used]
-        pool.append(
-            HeldPenalty(
-                id=new.id,
-                rank=new.rank,
-                reason=f"stacking:{new.id}",
-                round_number=round_number,
-                from_stacking=True,
-            )
-        )
+        pool.append(HeldPenalty(id=new.id, rank=new.rank, reason=None, round_number=round_number))
 
 
 def _oldest_three(pool: Sequence[HeldPenalty]) -> tuple[Rank, list[HeldPenalty]] | None:
@@ -115,11 +142,11 @@ def _oldest_three(pool: Sequence[HeldPenalty]) -> tuple[Rank, list[HeldPenalty]]
         if rank >= STACKING_CAP:
             break
         chosen: list[HeldPenalty] = []
-        reasons: set[str] = set()
+        reasons: set[tuple[str, str | int]] = set()
         for penalty in pool:
-            if penalty.rank == rank and penalty.reason not in reasons:
+            if penalty.rank == rank and penalty.distinct_reason not in reasons:
                 chosen.append(penalty)
-                reasons.add(penalty.reason)
+                reasons.add(penalty.distinct_reason)
                 if len(chosen) == 3:
                     return rank, chosen
     return None

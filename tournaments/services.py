@@ -217,7 +217,10 @@ def record_game(*, match: Match, winner: Registration | None) -> Game:
         if winner is not None and winner.pk not in (match.player1_id, match.player2_id):
             raise DomainError("not_in_match", _("The winner does not play in this match."))
         game = add_game(match=match, winner=winner, decided_by_penalty=False)
-        if not match.has_ended:
+        reason = decided_end(match)
+        if reason is not None:
+            end_match(match=match, reason=reason)
+        else:
             # The game after this one now exists: a loss waiting for it is served at once.
             lifecycle.policy().settle(match)
         return game
@@ -232,17 +235,11 @@ def finish_match(*, match: Match) -> Match:
         return match
 
 
-def add_game(
-    *,
-    match: Match,
-    winner: Registration | None,
-    decided_by_penalty: bool,
-    may_end: bool = True,
-) -> Game:
-    """Append a game to a locked match in progress and end the match when it is decided.
+def add_game(*, match: Match, winner: Registration | None, decided_by_penalty: bool) -> Game:
+    """Append a game to a locked match in progress; ``winner`` None is a draw.
 
-    ``may_end=False`` is for a game served together with a match loss at the same moment: the
-    match loss decides the match, so the game must not end it first.
+    The match does not end here: the caller asks ``decided_end`` once everything that happens at
+    this moment is in (a game served together with a match loss must not end the match first).
     """
     number = match.games.count() + 1
     game = Game.objects.create(
@@ -258,19 +255,25 @@ def add_game(
     else:
         match.player2_wins += 1
     match.save(update_fields=["player1_wins", "player2_wins", "draws"])
-    if not may_end:
-        return game
-    wins_needed = match.round.tournament.wins_needed
-    if max(match.player1_wins, match.player2_wins) >= wins_needed:
-        end_match(match=match, reason=MatchEnd.WINS_NEEDED)
-    elif number >= match.round.tournament.best_of:
-        # Draws can leave both short of the wins needed after the last game of a best of N.
-        end_match(match=match, reason=MatchEnd.ALL_GAMES_PLAYED)
     return game
 
 
+def decided_end(match: Match) -> str | None:
+    """Why the games recorded so far end the match, or None while it goes on (rules.md §6)."""
+    tournament = match.round.tournament
+    if max(match.player1_wins, match.player2_wins) >= tournament.wins_needed:
+        return MatchEnd.WINS_NEEDED
+    if match.games.count() >= tournament.best_of:
+        # Draws can leave both short of the wins needed after the last game of a best of N.
+        return MatchEnd.ALL_GAMES_PLAYED
+    return None
+
+
 def end_match_by_penalty(*, match: Match, losers: set[int]) -> None:
-    """A match lost by penalty: 0 games to the wins needed, whatever was played before."""
+    """A match lost by penalty: 0 games to the wins needed, whatever was played before.
+
+    Called by the penalty rules, which apply the end of the match themselves (``close_match``).
+    """
     wins_needed = match.round.tournament.wins_needed
     match.player1_lost_by_penalty = match.player1_id in losers
     match.player2_lost_by_penalty = match.player2_id in losers
@@ -284,14 +287,21 @@ def end_match_by_penalty(*, match: Match, losers: set[int]) -> None:
             "player2_wins",
         ]
     )
-    end_match(match=match, reason=MatchEnd.PENALTY)
+    close_match(match=match, reason=MatchEnd.PENALTY)
 
 
 def end_match(*, match: Match, reason: str) -> None:
+    """End a locked match and apply what the penalty rules do at its end (stacking)."""
+    close_match(match=match, reason=reason)
+    lifecycle.policy().match_ended(match)
+
+
+def close_match(*, match: Match, reason: str) -> None:
+    """Mark a locked match ended. The penalty rules, which end matches through this and then
+    apply the end of the match themselves, never re-enter through the lifecycle policy."""
     match.ended_at = timezone.now()
     match.end_reason = reason
     match.save(update_fields=["ended_at", "end_reason"])
-    lifecycle.policy().match_ended(match)
 
 
 def update_tournament(*, tournament: Tournament, **fields: object) -> Tournament:
@@ -423,14 +433,11 @@ def enter_result(*, match: Match, player1_wins: int, player2_wins: int, draws: i
             )
         first_games = [match.player1] * (player1_wins - have[0])
         second_games = [match.player2] * (player2_wins - have[1])
-        # Draws, then the games of the player with fewer wins, so that the match cannot end on
-        # the wins needed before every game of the result is in.
         decisive = sorted([first_games, second_games], key=len)
         additions = [None] * (draws - have[2]) + decisive[0] + decisive[1]
         for winner in additions:
             add_game(match=match, winner=winner, decided_by_penalty=False)
-        if not match.has_ended:
-            end_match(match=match, reason=MatchEnd.TIME_CALLED)
+        end_match(match=match, reason=decided_end(match) or MatchEnd.TIME_CALLED)
         return match
 
 

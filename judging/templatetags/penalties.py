@@ -1,11 +1,10 @@
-from typing import Any
-
 from django import template
 
 from judging.explanations import explain as explain_text
 from judging.explanations import penalty_label, takes_text
 from judging.models import Infraction
 from judging.penalties import Rank
+from judging.stacking import Explanation
 
 register = template.Library()
 
@@ -33,7 +32,7 @@ def takes(applies_to: str) -> str:
 
 
 @register.filter
-def explain(explanation: dict[str, Any]) -> str:
+def explain(explanation: Explanation | None) -> str:
     return explain_text(explanation)
 
 

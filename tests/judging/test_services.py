@@ -402,3 +402,40 @@ def test_registering_a_suspended_player_is_refused_with_the_reason_and_end_date(
         player=player,
     )
     assert str(error) == "Членство игрока Сергей приостановлено до 01.03.2099: нечистая игра"
+
+
+def test_a_stacked_penalty_has_no_reason_of_its_own_and_explains_its_sources(desk):
+    desk.pair((0, 1), (2, 3))
+    for code in ("1.1", "1.2", "1.4", "1.4"):  # warnings for 1.1 and 1.2; 1.4 repeated: a warning
+        desk.issue(0, code, "between_games")
+
+    desk.finish(0)
+
+    stacked = PenaltyRecord.objects.get(because=Because.STACKING)
+    assert (stacked.reason, stacked.infraction, stacked.rank) == (None, None, Rank.GAME_LOSS)
+    assert stacked.explanation == {
+        "kind": "stacking",
+        "rank": "warning",
+        "reasons": ["1.1", "1.2", "1.4"],
+        "from_stacking": 0,
+        "round": 1,
+    }
+    assert desk.ranks(0) == ["warning", "warning", "caution", "warning", "game_loss"]
+
+
+def test_a_record_says_whether_its_loss_waits_as_queries_do(db):
+    desk = Desk.create(level="professional")
+    desk.pair((0, 1), (2, 3))
+    desk.finish(0)
+    desk.finish(2)
+    waiting = desk.issue(0, "1.2", "between_matches")
+
+    assert waiting.is_pending_loss is True
+    assert list(PenaltyRecord.objects.pending_losses()) == [waiting]
+
+    desk.pair((0, 2), (1, 3))
+
+    waiting.refresh_from_db()
+    assert waiting.is_pending_loss is False
+    assert waiting.served_game.number == 1
+    assert list(PenaltyRecord.objects.pending_losses()) == []

@@ -17,15 +17,15 @@ C, W, GL, ML, DQ, DQWP, SUSP = (
 
 
 def held(*items, stacked=()):
-    """``("1.4", C)`` pairs in age order; ids count from 1."""
+    """``("1.4", C)`` pairs in age order; ids count from 1. A ``"stacking:…"`` reason stands for a
+    penalty made by stacking, which has no reason of its own."""
     return [
         HeldPenalty(
             id=index,
             rank=rank,
-            reason=reason,
+            reason=None if reason.startswith("stacking") else reason,
             round_number=1,
             stacked=index in stacked,
-            from_stacking=reason.startswith("stacking"),
         )
         for index, (reason, rank) in enumerate(items, start=1)
     ]

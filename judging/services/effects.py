@@ -1,0 +1,228 @@
+"""What a penalty does to games, matches, the tournament and the membership (rules.md §6, §7),
+and stacking at the end of a match (§5.2).
+
+The flow reads one way: serve what is due now (a game, the match), end the match when that decides
+it, then stack at its end. These rules end matches through ``tournaments.services.close_match``
+and stack by themselves, so they never re-enter through the lifecycle policy: the policy is only
+how the tournaments app hands its own events (a match created, a game played, time called) to them.
+"""
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from judging import stacking
+from judging.models import ChangeKind, PenaltyRecord, RecordStatus
+from judging.penalties import AppliesTo, Because, Moment, Rank
+from judging.services.history import held_penalties, log
+from players.models import MembershipSuspension
+from tournaments import services as tournament_services
+from tournaments.models import Match, Registration, RegistrationStatus
+
+
+class JudgingMatchPolicy:
+    """What the penalty rules do to a match; registered with ``tournaments.lifecycle``."""
+
+    def settle(self, match: Match) -> None:
+        """A match was created, or got a game and goes on: serve the losses waiting for it."""
+        serve_waiting(match)
+        if match.has_ended:
+            stack_at_match_end(match)
+
+    def has_waiting_game_loss(self, match: Match) -> bool:
+        """A deferred game loss issued in this match waits for the game after the current one."""
+        return (
+            PenaltyRecord.objects.pending_losses()
+            .filter(issued_in_match=match, applies_to=AppliesTo.NEXT_GAME)
+            .exists()
+        )
+
+    def match_ended(self, match: Match) -> None:
+        """The tournaments app ended a match (games, time): stack at its end."""
+        stack_at_match_end(match)
+
+
+def take_effect(record: PenaltyRecord, match: Match | None) -> None:
+    """Apply what an in-force record takes now: the tournament, the membership, a game or the
+    match in progress; then, if that ended the match, stack at its end."""
+    registration = record.registration
+    penalty = Rank(record.rank)
+    in_progress = match is not None and not match.has_ended
+    if penalty.disqualifies:
+        refresh_standing(registration)
+        suspension = record.membership_suspension
+        if penalty == Rank.SUSPENSION and (suspension is None or suspension.lifted_on is not None):
+            # A suspension lifted by an earlier amendment stays lifted in the membership's history;
+            # raising the record again suspends anew.
+            record.membership_suspension = MembershipSuspension.objects.create(
+                player=registration.player,
+                starts_on=timezone.localdate(),
+                reason=_("Membership suspension in %(tournament)s")
+                % {"tournament": registration.tournament.name},
+            )
+            record.save(update_fields=["membership_suspension"])
+        if match is not None and in_progress:
+            # The included match loss: the match in progress is lost at once (rules.md §7).
+            record.applies_to = AppliesTo.CURRENT_MATCH
+            record.served_match = match
+            record.save(update_fields=["applies_to", "served_match"])
+            tournament_services.end_match_by_penalty(match=match, losers={registration.pk})
+    elif match is not None and in_progress:
+        if record.applies_to == AppliesTo.CURRENT_MATCH:
+            record.served_match = match
+            record.save(update_fields=["served_match"])
+            tournament_services.end_match_by_penalty(match=match, losers={registration.pk})
+        elif record.applies_to == AppliesTo.CURRENT_GAME:
+            record.served_game = tournament_services.add_game(
+                match=match, winner=match.opponent_of(registration), decided_by_penalty=True
+            )
+            record.save(update_fields=["served_game"])
+        # A loss for the next game of this match may be due at once (issued between games).
+        serve_waiting(match)
+    if match is not None and in_progress and match.has_ended:
+        stack_at_match_end(match)
+
+
+def serve_waiting(match: Match) -> None:
+    """Serve the pending losses that wait for this match, game by game, and end the match when
+    its games decide it (rules.md §6). Stacking at its end is the caller's next step."""
+    while not match.has_ended:
+        reason = tournament_services.decided_end(match)
+        if reason is not None:
+            tournament_services.close_match(match=match, reason=reason)
+            return
+        game_number = match.games.count() + 1
+        oldest: dict[int, PenaltyRecord] = {}
+        for record in (
+            PenaltyRecord.objects.pending_losses()
+            .filter(registration_id__in=[match.player1_id, match.player2_id])
+            .order_by("id")
+        ):
+            if record.registration_id not in oldest and _may_serve(record, match, game_number):
+                oldest[record.registration_id] = record
+        if not oldest:
+            return
+        # The next game and the match exist at the same moment, so each player's oldest
+        # loss is served now: game losses take this game, match losses the whole match.
+        game_losses = [r for r in oldest.values() if r.applies_to == AppliesTo.NEXT_GAME]
+        match_losses = [r for r in oldest.values() if r.applies_to == AppliesTo.NEXT_MATCH]
+        if game_losses:
+            losers = {record.registration_id for record in game_losses}
+            winner = None
+            if len(losers) == 1:
+                winner = match.player2 if match.player1_id in losers else match.player1
+            game = tournament_services.add_game(match=match, winner=winner, decided_by_penalty=True)
+            for record in game_losses:
+                record.served_game = game
+                record.save(update_fields=["served_game"])
+        if match_losses:
+            # The match loss decides the score, so the game served with it cannot end it first.
+            tournament_services.end_match_by_penalty(
+                match=match, losers={record.registration_id for record in match_losses}
+            )
+            for record in match_losses:
+                record.served_match = match
+                record.save(update_fields=["served_match"])
+            return
+
+
+def stack_at_match_end(match: Match) -> None:
+    """Rule 5.2 for each player of the match, the first-listed player first."""
+    if match.is_bye:
+        return
+    for registration_id in (match.player1_id, match.player2_id):
+        registration = Registration.objects.select_related("tournament").get(pk=registration_id)
+        if registration.status == RegistrationStatus.DISQUALIFIED:
+            continue  # A disqualified player receives no further penalties.
+        _stack(registration, match)
+
+
+def _stack(registration: Registration, match: Match) -> None:
+    decisions = stacking.stack_at_match_end(
+        held=held_penalties(registration), round_number=match.round.number
+    )
+    made: dict[int, PenaltyRecord] = {}
+    for decision in decisions:
+        record = PenaltyRecord.objects.create(
+            tournament_id=registration.tournament_id,
+            registration=registration,
+            reason=None,  # Its reason is its own: it never equals another record's (§5.2).
+            moment=Moment.BETWEEN_MATCHES,
+            round=match.round,
+            issued_in_match=match,
+            issued_rank=decision.rank,
+            rank=decision.rank,
+            because=Because.STACKING,
+            explanation=decision.explanation,
+            applies_to=applies_to_for(decision.rank, Moment.BETWEEN_MATCHES, deferred=False),
+            status=RecordStatus.IN_FORCE,
+        )
+        made[decision.id] = record
+        sources = [source for source in decision.sources if source > 0]
+        PenaltyRecord.objects.filter(pk__in=sources).update(stacked_into=record)
+        for source in decision.sources:
+            if source < 0:
+                made[source].stacked_into = record
+                made[source].save(update_fields=["stacked_into"])
+        log(record, ChangeKind.ISSUED, author=None, from_rank=None, from_status="")
+        if decision.rank.disqualifies:
+            refresh_standing(registration)
+
+
+def _may_serve(record: PenaltyRecord, match: Match, game_number: int) -> bool:
+    """Whether a pending loss may be served by this game of this match."""
+    if record.issued_in_match_id != match.pk:
+        return True
+    if record.applies_to != AppliesTo.NEXT_GAME:
+        return False  # "The next match" is never the match the loss was issued in.
+    if record.moment == Moment.BETWEEN_GAMES:
+        return True
+    if record.moment == Moment.IN_GAME:
+        return game_number > (record.issued_in_game or 0)
+    return False  # Issued between matches while a match was in progress: it waits for the next.
+
+
+def applies_to_for(rank: Rank, moment: str, deferred: bool) -> str:
+    """What a game or match loss takes (rules.md §6); a disqualification's match loss is set
+    when it takes effect, since a request may be confirmed after its match has ended."""
+    if rank == Rank.GAME_LOSS:
+        if moment == Moment.IN_GAME and not deferred:
+            return AppliesTo.CURRENT_GAME
+        return AppliesTo.NEXT_GAME
+    if rank == Rank.MATCH_LOSS:
+        if moment != Moment.BETWEEN_MATCHES and not deferred:
+            return AppliesTo.CURRENT_MATCH
+        return AppliesTo.NEXT_MATCH
+    return ""
+
+
+def refresh_standing(registration: Registration) -> None:
+    """Derive the player's status and prize eligibility from the records in force (§7)."""
+    ranks = set(
+        PenaltyRecord.objects.in_force()
+        .filter(registration=registration, rank__gte=Rank.DISQUALIFICATION)
+        .values_list("rank", flat=True)
+    )
+    if ranks:
+        status = RegistrationStatus.DISQUALIFIED
+    elif registration.dropped_at is not None:
+        status = RegistrationStatus.DROPPED
+    else:
+        status = RegistrationStatus.PLAYING
+    prize_eligible = not any(Rank(rank).takes_prize for rank in ranks)
+    if (status, prize_eligible) != (registration.status, registration.prize_eligible):
+        registration.status = status
+        registration.prize_eligible = prize_eligible
+        registration.save(update_fields=["status", "prize_eligible"])
+
+
+def lift_suspension(record: PenaltyRecord, reason: str) -> None:
+    suspension = record.membership_suspension
+    if suspension is not None and suspension.lifted_on is None:
+        suspension.lifted_on = timezone.localdate()
+        suspension.lift_reason = reason
+        suspension.save(update_fields=["lifted_on", "lift_reason"])
+
+
+def loss_cancelled(record: PenaltyRecord) -> bool:
+    """An amendment or revocation cancels a loss of the record that is still pending (§6)."""
+    return record.loss_cancelled or record.is_pending_loss

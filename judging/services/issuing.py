@@ -1,0 +1,222 @@
+"""Issuing: what an infraction becomes for a player now (rules.md §3–§6), and recording it."""
+
+import uuid
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from judging import stacking
+from judging.models import ChangeKind, Infraction, PenaltyRecord, RecordStatus
+from judging.penalties import Moment, Rank
+from judging.selectors import issuable_infraction
+from judging.services.effects import applies_to_for, take_effect
+from judging.services.guards import (
+    ensure_accepts_penalties,
+    ensure_may_suspend,
+    judge_role,
+    lock_player,
+)
+from judging.services.history import PenaltyOutcome, held_penalties, log
+from tournaments import selectors as tournament_selectors
+from tournaments.errors import DomainError
+from tournaments.models import Match, Registration, StaffRole
+
+NEEDS_HEAD_JUDGE = {Rank.DISQUALIFICATION, Rank.DISQUALIFICATION_WITHOUT_PRIZE}
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """What an infraction would become for this player now, before anything is written."""
+
+    infraction: Infraction
+    base: Rank
+    decision: stacking.IssueDecision
+    applies_to: str
+    needs_head_judge: bool
+
+    @property
+    def rank(self) -> Rank:
+        return self.decision.rank
+
+
+def issue_penalty(
+    *,
+    registration: Registration,
+    infraction_code: str,
+    moment: str,
+    issued_by: AbstractBaseUser,
+    deferred: bool = False,
+    sub_item: str = "",
+    note: str = "",
+    client_key: uuid.UUID | None = None,
+) -> PenaltyOutcome:
+    """Record an infraction and apply the penalty it becomes."""
+    try:
+        with transaction.atomic():
+            return _issue(
+                registration=registration,
+                infraction_code=infraction_code,
+                moment=moment,
+                issued_by=issued_by,
+                deferred=deferred,
+                sub_item=sub_item,
+                note=note,
+                client_key=client_key,
+            )
+    except IntegrityError:
+        # Two requests with one client key raced past the check on different rows: the first
+        # one's record stands and the retry reports it.
+        existing = _record_for_key(registration.tournament_id, client_key)
+        if existing is None:
+            raise
+        return PenaltyOutcome(record=existing, created=False)
+
+
+def preview_penalty(
+    *,
+    registration: Registration,
+    infraction_code: str,
+    moment: str,
+    issued_by: AbstractBaseUser,
+    deferred: bool = False,
+    sub_item: str = "",
+) -> Ruling:
+    """The ruling the judge would get if they submitted now; writes nothing, locks nothing.
+
+    The same checks and rules as ``issue_penalty`` run, so the preview and the record agree unless
+    another judge records something for the player in between.
+    """
+    registration = Registration.objects.select_related("tournament", "player").get(
+        pk=registration.pk
+    )
+    match = tournament_selectors.current_match(registration=registration)
+    return _rule(
+        registration=registration,
+        match=match,
+        infraction_code=infraction_code,
+        moment=moment,
+        deferred=deferred,
+        sub_item=sub_item,
+        issued_by=issued_by,
+    )
+
+
+def _record_for_key(tournament_id: int, client_key: uuid.UUID | None) -> PenaltyRecord | None:
+    if client_key is None:
+        return None
+    return PenaltyRecord.objects.filter(tournament_id=tournament_id, client_key=client_key).first()
+
+
+def _issue(
+    *,
+    registration: Registration,
+    infraction_code: str,
+    moment: str,
+    issued_by: AbstractBaseUser,
+    deferred: bool,
+    sub_item: str,
+    note: str,
+    client_key: uuid.UUID | None,
+) -> PenaltyOutcome:
+    registration, match = lock_player(registration)
+    tournament = registration.tournament
+    existing = _record_for_key(tournament.pk, client_key)
+    if existing is not None:
+        if existing.registration_id != registration.pk:
+            raise DomainError(
+                "client_key_reused", _("This form was already used for another player.")
+            )
+        return PenaltyOutcome(record=existing, created=False)
+    ruling = _rule(
+        registration=registration,
+        match=match,
+        infraction_code=infraction_code,
+        moment=moment,
+        deferred=deferred,
+        sub_item=sub_item,
+        issued_by=issued_by,
+    )
+    infraction, decision, needs_head_judge = (
+        ruling.infraction,
+        ruling.decision,
+        ruling.needs_head_judge,
+    )
+    record = PenaltyRecord.objects.create(
+        tournament=tournament,
+        registration=registration,
+        infraction=infraction,
+        sub_item=sub_item,
+        reason=infraction.code,
+        moment=moment,
+        deferred=deferred,
+        round=tournament_selectors.latest_round(tournament=tournament),
+        issued_in_match=match,
+        issued_in_game=match.games.count() + 1 if match else None,
+        issued_by=issued_by,
+        base_rank=ruling.base,
+        issued_rank=decision.rank,
+        rank=decision.rank,
+        because=decision.because,
+        explanation=decision.explanation or {},
+        repeat_of_id=decision.repeat_of,
+        applies_to=ruling.applies_to,
+        status=RecordStatus.AWAITING_HEAD_JUDGE if needs_head_judge else RecordStatus.IN_FORCE,
+        note=note.strip(),
+        client_key=client_key,
+    )
+    log(
+        record,
+        ChangeKind.REQUESTED if needs_head_judge else ChangeKind.ISSUED,
+        author=issued_by,
+        from_rank=None,
+        from_status="",
+    )
+    if not needs_head_judge:
+        take_effect(record, match)
+    return PenaltyOutcome(record=record)
+
+
+def _rule(
+    *,
+    registration: Registration,
+    match: Match | None,
+    infraction_code: str,
+    moment: str,
+    deferred: bool,
+    sub_item: str,
+    issued_by: AbstractBaseUser,
+) -> Ruling:
+    tournament = registration.tournament
+    role = judge_role(tournament, issued_by)
+    ensure_accepts_penalties(registration)
+    infraction = issuable_infraction(tournament=tournament, code=infraction_code)
+    base = infraction.base_penalty(tournament.level)
+    assert base is not None  # issuable_infraction refuses an infraction without a penalty here.
+    if moment not in Moment.values:
+        raise DomainError("unknown_moment", _("Choose when the infraction happened."))
+    if moment != Moment.BETWEEN_MATCHES and match is None:
+        raise DomainError(
+            "no_match_in_progress",
+            _("%(player)s has no match in progress; choose «between matches».")
+            % {"player": registration.player.name},
+        )
+    if sub_item and sub_item not in infraction.sub_item_letters():
+        raise DomainError(
+            "unknown_sub_item",
+            _("Infraction %(code)s has no sub-item «%(letter)s».")
+            % {"code": infraction.code, "letter": sub_item},
+        )
+    decision = stacking.decide_issue(
+        base=base, reason=infraction.code, held=held_penalties(registration)
+    )
+    if decision.rank == Rank.SUSPENSION:
+        ensure_may_suspend(tournament, role)
+    return Ruling(
+        infraction=infraction,
+        base=base,
+        decision=decision,
+        applies_to=applies_to_for(decision.rank, moment, deferred),
+        needs_head_judge=decision.rank in NEEDS_HEAD_JUDGE and role != StaffRole.HEAD_JUDGE,
+    )

@@ -1,0 +1,112 @@
+"""Logs: tracebacks with their request id in the data folder's file, sign-in failures, decisions."""
+
+import logging
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from django.urls import reverse
+
+from judging import services
+from judging.models import Rank
+
+PROJECT = Path(__file__).resolve().parents[2]
+
+FORCE_AN_ERROR = """
+import django
+django.setup()
+from django.test import Client, override_settings
+with override_settings(ROOT_URLCONF="tests.operations.failing_urls"):
+    response = Client(raise_request_exception=False).get("/boom/", HTTP_HOST="localhost")
+print(response.status_code)
+print(response["X-Request-ID"])
+print(response.content.decode())
+"""
+
+
+def test_a_forced_error_leaves_its_traceback_and_request_id_in_the_log_file(tmp_path):
+    run = subprocess.run(
+        [sys.executable, "-c", FORCE_AN_ERROR],
+        cwd=PROJECT,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DJANGO_DATA_DIR": str(tmp_path),
+            "DJANGO_DEBUG": "false",
+        },
+        capture_output=True,
+        text=True,
+    )
+
+    status, request_id, page = run.stdout.split("\n", 2)
+    assert status == "500"
+    assert re.fullmatch(r"[0-9a-f]{8}", request_id)
+    assert f'<strong id="request-id">{request_id}</strong>' in page
+    log = (tmp_path / "logs" / "desk.log").read_text(encoding="utf-8")
+    assert f"ERROR [{request_id}] django.request: Internal Server Error: /boom/" in log
+    assert "Traceback (most recent call last):" in log
+    assert "RuntimeError: forced failure for the log test" in log
+    # The console gets the same lines.
+    assert f"[{request_id}] django.request: Internal Server Error: /boom/" in run.stderr
+
+
+def test_every_response_names_its_request_id(client, db):
+    first = client.get(reverse("login"))
+    second = client.get(reverse("login"))
+
+    assert re.fullmatch(r"[0-9a-f]{8}", first["X-Request-ID"])
+    assert first["X-Request-ID"] != second["X-Request-ID"]
+
+
+def test_a_failed_sign_in_is_logged_with_the_name_and_address(client, db, caplog):
+    with caplog.at_level(logging.INFO, logger="desk.audit"):
+        client.post(reverse("login"), {"username": "mallory", "password": "guess"})
+
+    assert [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "desk.audit"] == [
+        ("WARNING", "Sign-in failed for 'mallory' from 127.0.0.1")
+    ]
+
+
+def test_every_decision_on_a_penalty_is_logged_once_committed(
+    desk, caplog, django_capture_on_commit_callbacks
+):
+    desk.pair((0, 1), (2, 3))
+    with caplog.at_level(logging.INFO, logger="desk.audit"):
+        with django_capture_on_commit_callbacks(execute=True):
+            record = desk.issue(0, "1.4", by="head")
+        with django_capture_on_commit_callbacks(execute=True):
+            services.amend_penalty(
+                record=record, to_rank=Rank(2), author=desk.head, reason="повтор с прошлого тура"
+            )
+        with django_capture_on_commit_callbacks(execute=True):
+            services.revoke_penalty(record=record, author=desk.head, reason="ошибка")
+
+    tid, head = desk.tournament.pk, desk.head.username
+    assert [r.getMessage() for r in caplog.records if r.name == "desk.audit"] == [
+        f"Penalty record {record.pk} (tournament {tid}): issued by {head}; "
+        "penalty - -> 1, status - -> in_force; reason: ''",
+        f"Penalty record {record.pk} (tournament {tid}): amended by {head}; "
+        "penalty 1 -> 2, status in_force -> in_force; reason: 'повтор с прошлого тура'",
+        f"Penalty record {record.pk} (tournament {tid}): revoked by {head}; "
+        "penalty 2 -> 2, status in_force -> revoked; reason: 'ошибка'",
+    ]
+
+
+def test_a_rolled_back_decision_is_not_logged(desk, caplog):
+    desk.pair((0, 1), (2, 3))
+    with caplog.at_level(logging.INFO, logger="desk.audit"):
+        desk.issue(0, "1.4", by="head")  # the test's transaction never commits
+
+    assert [r for r in caplog.records if r.name == "desk.audit"] == []
+
+
+def test_a_refused_host_gets_a_page_that_says_what_to_do(client, db):
+    response = client.get("/", HTTP_HOST="desk.evil<b>")
+
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "Этот адрес не разрешён" in page
+    assert "desk.evil&lt;b&gt;" in page
+    assert "DJANGO_ALLOWED_HOSTS" in page
+    assert f'<strong id="request-id">{response["X-Request-ID"]}</strong>' in page
