@@ -1,8 +1,9 @@
 """Executable rulings: play a scenario file through the real services and check what comes out.
 
-The format is described in the shared spec (``scenarios.md``). The runner only drives the same
-services the web views call and reads the results back through selectors; it computes no ruling
-itself. Each scenario runs inside a transaction that is rolled back, so no real data is touched.
+The format is described in the shared spec (``scenarios.md``) and read by ``scenario_format``.
+The runner only drives the same services the web views call and reads the results back through
+selectors; it computes no ruling itself. Each scenario runs inside a transaction that is rolled
+back, so no real data is touched.
 """
 
 import json
@@ -19,32 +20,13 @@ from django.utils import timezone
 
 from judging import editions, selectors, services
 from judging.models import GuidelineEdition, PenaltyRecord, RecordStatus
-from judging.penalties import Because, Moment, Rank
+from judging.penalties import Because, Rank
+from judging.scenario_format import STACKING, BrokenScenario, validated
 from players.selectors import suspension_in_force
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.errors import DomainError
-from tournaments.models import Level, Match, Registration, StaffRole
-
-ACTIONS = {"pair", "penalty", "confirm", "amend", "revoke", "game", "finish", "check"}
-EXPECT_KEYS = {
-    "refused",
-    "penalty",
-    "because",
-    "applies_to",
-    "status",
-    "auto",
-    "score",
-    "penalties",
-    "pending",
-    "prize",
-    "registrable",
-}
-TOURNAMENT_KEYS = {"level", "decklists", "best_of", "official_head_judge", "infractions"}
-
-
-class BrokenScenario(Exception):
-    """The file cannot be played: unreadable, not JSON, or not of the scenario format."""
+from tournaments.models import Match, Registration, StaffRole
 
 
 class StepFailed(Exception):
@@ -75,7 +57,7 @@ def run_scenario_file(path: Path) -> ScenarioResult:
 
 def run_scenario(data: Any, *, source: str) -> ScenarioResult:
     try:
-        scenario = _validated(data)
+        scenario = validated(data)
     except BrokenScenario as error:
         return ScenarioResult(source, source, False, f"broken scenario: {error}")
     title = scenario["title"]
@@ -106,78 +88,6 @@ def scenario_files(paths: list[str]) -> list[Path]:
         path = Path(name)
         found.extend(sorted(path.glob("*.json")) if path.is_dir() else [path])
     return found
-
-
-def _validated(data: Any) -> dict[str, Any]:
-    _require(isinstance(data, dict), "the file must hold a JSON object")
-    _require(isinstance(data.get("title"), str) and data["title"].strip(), "no title")
-    tournament = data.get("tournament")
-    _require(isinstance(tournament, dict), "no tournament object")
-    _require(
-        not set(tournament) - TOURNAMENT_KEYS,
-        f"unknown tournament keys: {sorted(set(tournament) - TOURNAMENT_KEYS)}",
-    )
-    _require(
-        tournament.get("level") in Level.values, f"tournament.level must be one of {Level.values}"
-    )
-    for key in ("decklists", "official_head_judge"):
-        _require(
-            tournament.get(key) is None or isinstance(tournament[key], bool),
-            f"tournament.{key} must be true or false",
-        )
-    best_of = tournament.get("best_of", 3)
-    _require(
-        isinstance(best_of, int) and not isinstance(best_of, bool) and best_of >= 1,
-        "tournament.best_of must be a whole number of games, at least 1",
-    )
-    added = tournament.get("infractions", [])
-    _require(isinstance(added, list), "tournament.infractions must be a list")
-    for item in added:
-        _require(
-            isinstance(item, dict) and item.get("code") and item.get("name"),
-            "each added infraction needs a code and a name",
-        )
-        penalties = item.get("penalties") or {}
-        _require(isinstance(penalties, dict), "an added infraction's penalties must be an object")
-        _require(
-            set(penalties) <= set(Level.values),
-            f"an added infraction's penalties name levels of {Level.values}",
-        )
-        for key in penalties.values():
-            if key is not None:
-                _rank(key, "an added infraction's penalty")
-    players = data.get("players")
-    _require(
-        isinstance(players, list) and players and all(isinstance(p, str) for p in players),
-        "players must be a list of names",
-    )
-    _require(len(set(players)) == len(players), "player names must be unique")
-    steps = data.get("steps")
-    _require(isinstance(steps, list), "steps must be a list")
-    for number, step in enumerate(steps, start=1):
-        _require(isinstance(step, dict), f"step {number} is not an object")
-        actions = set(step) - {"expect"}
-        _require(
-            len(actions) == 1 and actions <= ACTIONS,
-            f"step {number} must have exactly one action of {sorted(ACTIONS)}",
-        )
-        expect = step.get("expect", {})
-        _require(isinstance(expect, dict), f"step {number}: expect must be an object")
-        unknown = set(expect) - EXPECT_KEYS
-        _require(not unknown, f"step {number}: unknown expect keys {sorted(unknown)}")
-    return data
-
-
-def _require(condition: object, problem: str) -> None:
-    if not condition:
-        raise BrokenScenario(problem)
-
-
-def _rank(key: Any, what: str) -> Rank:
-    try:
-        return Rank.from_key(str(key))
-    except ValueError:
-        raise BrokenScenario(f"{what}: unknown penalty {key!r}") from None
 
 
 class _Run:
@@ -251,81 +161,66 @@ class _Run:
 
     # Actions. Each returns the record the step made or changed, when there is one.
 
-    def _do_pair(self, pairs: Any) -> None:
-        self._expect_type(pairs, list, "pair")
-        pairings: list[tuple[Registration, Registration | None]] = []
-        for pair in pairs:
-            self._expect_type(pair, list, "pair")
-            names = [self._player(name) for name in pair]
-            if len(names) not in (1, 2):
-                raise BrokenScenario(f"step {self.number}: a pairing has one or two players")
-            pairings.append((names[0], names[1] if len(names) == 2 else None))
-        tournament_services.pair_round(tournament=self.tournament, pairings=pairings)
+    def _do_pair(self, pairs: list[list[str]]) -> None:
+        tournament_services.pair_round(
+            tournament=self.tournament,
+            pairings=[
+                (self._player(pair[0]), self._player(pair[1]) if len(pair) == 2 else None)
+                for pair in pairs
+            ],
+        )
 
-    def _do_penalty(self, action: Any) -> PenaltyRecord:
-        self._expect_type(action, dict, "penalty")
-        moment = action.get("moment")
-        if moment not in Moment.values:
-            raise BrokenScenario(f"step {self.number}: moment must be one of {Moment.values}")
-        by = action.get("by", "head")
-        if by not in ("head", "floor"):
-            raise BrokenScenario(f"step {self.number}: by must be head or floor")
-        if not isinstance(action.get("defer", False), bool):
-            raise BrokenScenario(f"step {self.number}: defer must be true or false")
+    def _do_penalty(self, action: dict[str, Any]) -> PenaltyRecord:
         outcome = services.issue_penalty(
-            registration=self._player(action.get("player")),
-            infraction_code=str(action.get("infraction", "")),
-            moment=moment,
+            registration=self._player(action["player"]),
+            infraction_code=action["infraction"],
+            sub_item=action.get("sub_item", ""),
+            moment=action["moment"],
             deferred=action.get("defer", False),
-            issued_by=self.head_judge if by == "head" else self.floor_judge,
+            issued_by=self.head_judge if action.get("by", "head") == "head" else self.floor_judge,
             client_key=uuid.uuid4(),
         )
         return outcome.record
 
-    def _do_confirm(self, action: Any) -> PenaltyRecord:
-        registration = self._player(self._field(action, "player"))
-        record = (
-            PenaltyRecord.objects.filter(
-                registration=registration, status=RecordStatus.AWAITING_HEAD_JUDGE
-            )
-            .order_by("-id")
-            .first()
-        )
-        if record is None:
-            raise DomainError("nothing_awaiting", "no penalty awaits confirmation")
-        return services.confirm_request(record=record, head_judge=self.head_judge).record
+    def _do_confirm(self, action: dict[str, Any]) -> PenaltyRecord:
+        return services.confirm_request(
+            record=self._awaiting(action["player"]), head_judge=self.head_judge
+        ).record
 
-    def _do_amend(self, action: Any) -> PenaltyRecord:
-        record = self._latest_for_infraction(action)
-        to_rank = _rank(self._field(action, "to"), f"step {self.number}: amend.to")
+    def _do_decline(self, action: dict[str, Any]) -> PenaltyRecord:
+        return services.decline_request(
+            record=self._awaiting(action["player"]),
+            head_judge=self.head_judge,
+            reason=action.get("reason", ""),
+        ).record
+
+    def _do_amend(self, action: dict[str, Any]) -> PenaltyRecord:
         return services.amend_penalty(
-            record=record,
-            to_rank=to_rank,
+            record=self._latest_for_infraction(action),
+            to_rank=Rank.from_key(action["to"]),
             author=self.head_judge,
-            reason=str(action.get("reason", "")),
+            reason=action.get("reason", ""),
         ).record
 
-    def _do_revoke(self, action: Any) -> PenaltyRecord:
-        record = self._latest_for_infraction(action)
+    def _do_revoke(self, action: dict[str, Any]) -> PenaltyRecord:
         return services.revoke_penalty(
-            record=record, author=self.head_judge, reason=str(action.get("reason", ""))
+            record=self._latest_for_infraction(action),
+            author=self.head_judge,
+            reason=action.get("reason", ""),
         ).record
 
-    def _do_game(self, action: Any) -> None:
-        self._expect_type(action, dict, "game")
-        if set(action) not in ({"winner"}, {"draw"}):
-            raise BrokenScenario(f"step {self.number}: game needs winner or draw")
-        registration = self._player(action.get("winner") or action.get("draw"))
+    def _do_game(self, action: dict[str, str]) -> None:
+        registration = self._player(action["winner"] if "winner" in action else action["draw"])
         match = self._current_match(registration)
         winner = registration if "winner" in action else None
         tournament_services.record_game(match=match, winner=winner)
 
-    def _do_finish(self, action: Any) -> None:
-        registration = self._player(self._field(action, "player"))
+    def _do_finish(self, action: dict[str, Any]) -> None:
+        registration = self._player(action["player"])
         tournament_services.finish_match(match=self._current_match(registration))
 
-    def _do_check(self, action: Any) -> None:
-        self._player(self._field(action, "player"))
+    def _do_check(self, action: dict[str, Any]) -> None:
+        return None
 
     # Reading the outcome.
 
@@ -417,29 +312,34 @@ class _Run:
             raise BrokenScenario(f"step {self.number}: unknown player {name!r}")
         return self.players[name]
 
-    def _field(self, action: Any, key: str) -> Any:
-        if not isinstance(action, dict) or key not in action:
-            raise BrokenScenario(f"step {self.number}: missing {key!r}")
-        return action[key]
-
-    def _expect_type(self, value: Any, kind: type, action: str) -> None:
-        if not isinstance(value, kind):
-            raise BrokenScenario(f"step {self.number}: {action} has the wrong shape")
-
     def _current_match(self, registration: Registration) -> Match:
         match = tournament_selectors.current_match(registration=registration)
         if match is None:
             raise DomainError("no_match_in_progress", "the player has no match in progress")
         return match
 
-    def _latest_for_infraction(self, action: Any) -> PenaltyRecord:
-        registration = self._player(self._field(action, "player"))
-        code = str(self._field(action, "infraction"))
+    def _awaiting(self, name: str) -> PenaltyRecord:
+        """The player's latest record that waits for the head judge."""
         record = (
-            PenaltyRecord.objects.filter(registration=registration, infraction__code=code)
+            PenaltyRecord.objects.filter(
+                registration=self._player(name), status=RecordStatus.AWAITING_HEAD_JUDGE
+            )
             .order_by("-id")
             .first()
         )
+        if record is None:
+            raise DomainError("nothing_awaiting", "no penalty awaits the head judge")
+        return record
+
+    def _latest_for_infraction(self, action: dict[str, Any]) -> PenaltyRecord:
+        """The player's latest record for the infraction, or made by stacking (``"stacking"``)."""
+        records = PenaltyRecord.objects.filter(registration=self._player(action["player"]))
+        code = action["infraction"]
+        if code == STACKING:
+            records = records.filter(because=Because.STACKING)
+        else:
+            records = records.filter(infraction__code=code)
+        record = records.order_by("-id").first()
         if record is None:
             raise DomainError("no_such_penalty", f"no penalty for {code}")
         return record

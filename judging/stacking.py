@@ -110,13 +110,17 @@ def stack_at_match_end(*, held: Sequence[HeldPenalty], round_number: int) -> lis
     penalty a rank higher and become used; the oldest unused are taken first; the lowest rank is
     looked at first and the search starts again after every new penalty, because the new one may
     complete a three at its own rank. Ranks that would stack above the cap do not stack at all.
+    A player is never disqualified twice: a disqualified player gets nothing from stacking, and
+    the cascade stops at the first disqualification it makes.
     """
+    if any(penalty.rank.disqualifies for penalty in held):
+        return []
     pool = [penalty for penalty in held if not penalty.stacked]
     decisions: list[StackDecision] = []
-    while True:
+    while not decisions or not decisions[-1].rank.disqualifies:
         found = _oldest_three(pool)
         if found is None:
-            return decisions
+            break
         rank, three = found
         new = StackDecision(
             id=-(len(decisions) + 1),
@@ -134,6 +138,7 @@ def stack_at_match_end(*, held: Sequence[HeldPenalty], round_number: int) -> lis
         used = {penalty.id for penalty in three}
         pool = [penalty for penalty in pool if penalty.id not in used]
         pool.append(HeldPenalty(id=new.id, rank=new.rank, reason=None, round_number=round_number))
+    return decisions
 
 
 def _oldest_three(pool: Sequence[HeldPenalty]) -> tuple[Rank, list[HeldPenalty]] | None:

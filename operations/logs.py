@@ -35,5 +35,7 @@ class RequestIdFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if not hasattr(record, "request_id"):
-            record.request_id = current_request_id()
+            # Django logs a 4xx response after the middleware has finished, with the request.
+            request = getattr(record, "request", None)
+            record.request_id = getattr(request, "request_id", None) or current_request_id()
         return True

@@ -7,7 +7,13 @@ from django.utils.translation import gettext as _
 
 from judging.models import ChangeKind, PenaltyRecord, RecordStatus
 from judging.penalties import Rank
-from judging.services.effects import lift_suspension, loss_cancelled, refresh_standing, take_effect
+from judging.services.effects import (
+    lift_suspension,
+    loss_cancelled,
+    refresh_standing,
+    schedule_amended_loss,
+    take_effect,
+)
 from judging.services.guards import (
     ensure_accepts_penalties,
     ensure_awaiting,
@@ -99,6 +105,8 @@ def amend_penalty(
             take_effect(record, match)
         else:
             refresh_standing(registration)
+            if to_rank > was and to_rank in (Rank.GAME_LOSS, Rank.MATCH_LOSS):
+                schedule_amended_loss(record, match)
         return PenaltyOutcome(record=record, dependents=dependents_of(record))
 
 

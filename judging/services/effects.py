@@ -82,6 +82,30 @@ def take_effect(record: PenaltyRecord, match: Match | None) -> None:
         stack_at_match_end(match)
 
 
+def schedule_amended_loss(record: PenaltyRecord, match: Match | None) -> None:
+    """An amendment raised the record to a game or match loss: the loss is scheduled as if the
+    record were issued now, between games while the player's match is in progress (so it is
+    served at once), otherwise between matches (rules.md §6). A loss it had before stays where it
+    was served; only the link of the kind now scheduled is taken over by the new loss."""
+    moment = Moment.BETWEEN_MATCHES if match is None or match.has_ended else Moment.BETWEEN_GAMES
+    record.applies_to = applies_to_for(Rank(record.rank), moment, deferred=False)
+    record.loss_cancelled = False
+    if record.applies_to == AppliesTo.NEXT_GAME:
+        record.served_game = None
+    else:
+        record.served_match = None
+    record.save(update_fields=["applies_to", "loss_cancelled", "served_game", "served_match"])
+    if match is None or moment == Moment.BETWEEN_MATCHES:
+        return  # Pending: served when the player's next match is paired.
+    if record.applies_to == AppliesTo.NEXT_GAME:
+        # "The next game of the current match at once": it exists as the game after the last one.
+        record.served_game = tournament_services.add_game(
+            match=match, winner=match.opponent_of(record.registration), decided_by_penalty=True
+        )
+        record.save(update_fields=["served_game"])
+    take_effect(record, match)
+
+
 def serve_waiting(match: Match) -> None:
     """Serve the pending losses that wait for this match, game by game, and end the match when
     its games decide it (rules.md §6). Stacking at its end is the caller's next step."""
@@ -91,20 +115,24 @@ def serve_waiting(match: Match) -> None:
             tournament_services.close_match(match=match, reason=reason)
             return
         game_number = match.games.count() + 1
-        oldest: dict[int, PenaltyRecord] = {}
+        # The next game and the match exist at the same moment, so every loss waiting for them
+        # is served now, whatever order the losses were issued in: each player's oldest game loss
+        # takes this game and their oldest match loss the whole match (rules.md §6).
+        waiting: dict[str, dict[int, PenaltyRecord]] = {
+            AppliesTo.NEXT_GAME: {},
+            AppliesTo.NEXT_MATCH: {},
+        }
         for record in (
             PenaltyRecord.objects.pending_losses()
             .filter(registration_id__in=[match.player1_id, match.player2_id])
             .order_by("id")
         ):
-            if record.registration_id not in oldest and _may_serve(record, match, game_number):
-                oldest[record.registration_id] = record
-        if not oldest:
+            if _may_serve(record, match, game_number):
+                waiting[record.applies_to].setdefault(record.registration_id, record)
+        game_losses = list(waiting[AppliesTo.NEXT_GAME].values())
+        match_losses = list(waiting[AppliesTo.NEXT_MATCH].values())
+        if not game_losses and not match_losses:
             return
-        # The next game and the match exist at the same moment, so each player's oldest
-        # loss is served now: game losses take this game, match losses the whole match.
-        game_losses = [r for r in oldest.values() if r.applies_to == AppliesTo.NEXT_GAME]
-        match_losses = [r for r in oldest.values() if r.applies_to == AppliesTo.NEXT_MATCH]
         if game_losses:
             losers = {record.registration_id for record in game_losses}
             winner = None

@@ -123,6 +123,72 @@ def test_a_broken_scenario_is_a_clear_error(db, data, problem):
     assert "broken scenario" in result.problem
 
 
+PENALTY = {"player": "Алиса", "infraction": "1.4", "moment": "in_game"}
+
+
+@pytest.mark.parametrize(
+    ("step", "problem"),
+    [
+        ({"penalty": {**PENALTY, "defr": True}}, "step 2: unknown keys in penalty: ['defr']"),
+        ({"penalty": {**PENALTY, "by": "flor"}}, "step 2: by must be head or floor"),
+        ({"penalty": {**PENALTY, "sub_item": 1}}, "step 2: penalty.sub_item must be a string"),
+        ({"penalty": {"player": "Алиса", "moment": "in_game"}}, "step 2: penalty needs infraction"),
+        ({"decline": {"player": "Алиса", "reasn": "x"}}, "step 2: unknown keys in decline"),
+        ({"amend": {**PENALTY, "to": "warning"}}, "step 2: unknown keys in amend: ['moment']"),
+        (
+            {"revoke": {"player": "Алиса", "infraction": "stacking", "to": "caution"}},
+            "step 2: unknown keys in revoke: ['to']",
+        ),
+        (
+            {"amend": {"player": "Алиса", "infraction": "1.4", "to": "warnign"}},
+            "step 2: amend.to: unknown penalty 'warnign'",
+        ),
+        ({"game": {"winner": "Алиса", "draw": "Борис"}}, "step 2: game needs exactly one of"),
+        ({"check": {"player": "Алиса", "when": 1}}, "step 2: unknown keys in check: ['when']"),
+        ({"pair": [["Алиса", "Борис", "Вера"]]}, "step 2: pair must be a list of pairings"),
+        (
+            {"check": {"player": "Алиса"}, "expect": {"penalties": ["cautoin"]}},
+            "step 2: expect.penalties: unknown penalty 'cautoin'",
+        ),
+        (
+            {"check": {"player": "Алиса"}, "expect": {"status": "in_force"}},
+            "step 2: expect.status must be one of",
+        ),
+        (
+            {"penalty": PENALTY, "expect": {"status": "playing"}},
+            "step 2: expect.status must be one of",
+        ),
+        ({"penalty": PENALTY, "expect": {"because": "repeated"}}, "step 2: expect.because"),
+        ({"penalty": PENALTY, "expect": {"applies_to": "game"}}, "step 2: expect.applies_to"),
+        ({"penalty": PENALTY, "expect": {"refused": "no"}}, "step 2: expect.refused must be"),
+        (
+            {"penalty": PENALTY, "expect": {"auto": [{"player": "Алиса", "rank": "warning"}]}},
+            "step 2: expect.auto: each item is",
+        ),
+        (
+            {"penalty": PENALTY, "expect": {"score": {"Алиса": 1, "Вася": 0}}},
+            "step 2: expect.score: unknown player 'Вася'",
+        ),
+    ],
+)
+def test_a_misspelt_key_or_value_anywhere_in_a_step_names_the_file_and_step(db, step, problem):
+    result = run_scenario(scenario(step), source="tests/misspelt.json")
+
+    assert result.line.startswith("FAIL tests/misspelt.json: broken scenario: ")
+    assert problem in result.problem
+    assert Tournament.objects.count() == 0
+
+
+def test_every_public_scenario_is_shipped_unchanged():
+    shipped = sorted(path.name for path in SCENARIOS.glob("[01][0-9]-*.json"))
+    assert [name[:3] for name in shipped] == [f"{n:02}-" for n in range(1, 13)]
+    public = PROJECT.parent / "shared" / "scenarios"
+    if public.is_dir():  # the shared spec beside the checkout: the copies are byte for byte
+        assert sorted(path.name for path in public.glob("*.json")) == shipped
+        for name in shipped:
+            assert (SCENARIOS / name).read_bytes() == (public / name).read_bytes(), name
+
+
 def test_the_command_prints_one_line_per_file_and_exits_1_on_any_failure(db, tmp_path, capsys):
     (tmp_path / "a.json").write_text(json.dumps(scenario()), encoding="utf-8")
     (tmp_path / "b.json").write_text("{not json", encoding="utf-8")

@@ -132,6 +132,33 @@ def test_a_repeat_explains_what_was_held():
             [(ML, (1, 2, 3)), (DQ, (4, 5, -1))],
             id="a cascade stops at disqualification",
         ),
+        pytest.param(
+            [("a", ML), ("b", ML), ("c", ML), ("d", ML), ("e", ML), ("f", ML)],
+            (),
+            [(DQ, (1, 2, 3))],
+            id="six match losses make one disqualification, never two",
+        ),
+        pytest.param(
+            [
+                ("a", GL),
+                ("b", GL),
+                ("c", GL),
+                ("x", ML),
+                ("y", ML),
+                ("p", ML),
+                ("q", ML),
+                ("r", ML),
+            ],
+            (),
+            [(ML, (1, 2, 3)), (DQ, (4, 5, 6))],
+            id="the cascade stops at the first disqualification it makes",
+        ),
+        pytest.param(
+            [("z", DQ), ("a", C), ("b", C), ("c", C)],
+            (),
+            [],
+            id="a disqualified player gets nothing from stacking",
+        ),
     ],
 )
 def test_three_of_the_same_strength(history, stacked, made):

@@ -24,6 +24,13 @@ print(response["X-Request-ID"])
 print(response.content.decode())
 """
 
+FIND_NOTHING = """
+import django
+django.setup()
+from django.test import Client
+print(Client().get("/nowhere/", HTTP_HOST="localhost")["X-Request-ID"])
+"""
+
 
 def test_a_forced_error_leaves_its_traceback_and_request_id_in_the_log_file(tmp_path):
     run = subprocess.run(
@@ -49,6 +56,24 @@ def test_a_forced_error_leaves_its_traceback_and_request_id_in_the_log_file(tmp_
     assert "RuntimeError: forced failure for the log test" in log
     # The console gets the same lines.
     assert f"[{request_id}] django.request: Internal Server Error: /boom/" in run.stderr
+
+
+def test_a_page_not_found_is_logged_with_its_request_id(tmp_path):
+    run = subprocess.run(
+        [sys.executable, "-c", FIND_NOTHING],
+        cwd=PROJECT,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DJANGO_DATA_DIR": str(tmp_path),
+        },
+        capture_output=True,
+        text=True,
+    )
+
+    request_id = run.stdout.strip()
+    log = (tmp_path / "logs" / "desk.log").read_text(encoding="utf-8")
+    assert f"WARNING [{request_id}] django.request: Not Found: /nowhere/" in log
 
 
 def test_every_response_names_its_request_id(client, db):

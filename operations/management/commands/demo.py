@@ -1,0 +1,51 @@
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandParser
+
+from judging.demo import DEMO_PASSWORD, DEMO_USERS, load_demo
+from operations import network
+
+
+class Command(BaseCommand):
+    help = (
+        "Prepare the embedded database with a demo tournament and demo logins, print them, and "
+        "serve the app through the ASGI server (uvicorn). For a real event use `serve`."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--no-serve", action="store_true", help="Only prepare the data.")
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+
+    def handle(
+        self, *args: object, no_serve: bool, host: str, port: int, **options: object
+    ) -> None:
+        call_command("migrate", interactive=False, verbosity=0)
+        tournament = load_demo()
+        public = not network.is_loopback(host)
+        urls = [network.url_for(address, port) for address in network.lan_addresses(host)]
+        if not public or host in network.ALL_INTERFACES:
+            urls.insert(0, network.url_for("localhost", port))
+        self.stdout.write(f"Demo tournament: {tournament.name}")
+        self.stdout.write(
+            f"Open {' or '.join(urls)} and sign in with one of (password {DEMO_PASSWORD}):"
+        )
+        for username, (full_name, _role) in DEMO_USERS.items():
+            self.stdout.write(f"  {username:<10} {full_name}")
+        if public:
+            self.stdout.write(
+                self.style.WARNING(
+                    f"WARNING: the demo listens on {host}, so these logins and their printed "
+                    "password are public: anyone on this network can sign in as the head judge "
+                    "or the organiser. Use it to try the app only; for a real event run "
+                    "`uv run manage.py serve`."
+                )
+            )
+        if no_serve:
+            return
+        settings.ALLOWED_HOSTS = network.allowed_hosts_for(host, list(settings.ALLOWED_HOSTS))
+        import uvicorn
+
+        uvicorn.run(
+            "config.asgi:application", host=host, port=port, log_config=None, log_level="info"
+        )
