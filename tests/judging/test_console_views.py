@@ -5,7 +5,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from judging.models import ChangeKind, PenaltyRecord, RecordStatus
+from judging.models import ChangeKind, Infraction, PenaltyRecord, RecordStatus
+from judging.selectors import infraction_sections
 from judging.services import request_revocation
 from tests.factories import Desk
 
@@ -190,3 +191,31 @@ def test_the_event_stream_is_for_staff_only(client, desk):
     client.force_login(Desk.create().head)
 
     assert client.get(url("events", desk)).status_code == 404
+
+
+def test_an_amended_record_is_marked_on_the_player_page(head, desk):
+    first = desk.issue(0, "1.4")
+    head.post(url("console-act", desk, first.pk, "amend"), {"to_rank": 2, "reason": "грубо"})
+
+    body = head.get(url("player", desk, desk.players[0].pk)).content.decode()
+
+    assert "изменено (выдано как Замечание)" in body
+
+
+def test_my_penalties_name_the_round_in_full(client, desk):
+    desk.pair((0, 1), (2, 3))
+    desk.issue(0, "1.4", by="floor")
+    client.force_login(desk.floor)
+
+    body = client.get(url("mine", desk)).content.decode()
+
+    assert '<span class="round-no">Тур 1</span>' in body
+
+
+def test_an_added_section_without_a_name_gets_a_title():
+    added = Infraction(code="4.1", section="4", section_name="", name="Шум")
+    shipped = Infraction(code="1.4", section="1", section_name="Проблемы с колодой", name="x")
+
+    titles = [title for title, _items in infraction_sections(infractions=[shipped, added])]
+
+    assert titles == ["1. Проблемы с колодой", "Раздел 4"]
