@@ -65,6 +65,15 @@ def infraction_fields(data: Mapping[str, Any], sections: Mapping[str, str]) -> d
     }
 
 
+def read_edition(path: Path = SHIPPED_EDITION_FILE) -> dict[str, Any]:
+    """An edition file, with ``section_names``: section number → the name the guideline gives."""
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    data["section_names"] = {
+        section["number"]: section["name"] for section in data.get("sections", [])
+    }
+    return data
+
+
 def load_edition(
     path: Path = SHIPPED_EDITION_FILE,
     *,
@@ -72,8 +81,8 @@ def load_edition(
     infraction_model: type[Infraction] = Infraction,
 ) -> GuidelineEdition:
     """Create or update an edition from its file; infractions in the file replace stored ones."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    sections = {section["number"]: section["name"] for section in data.get("sections", [])}
+    data = read_edition(path)
+    sections = data["section_names"]
     with transaction.atomic():
         edition, _created = edition_model.objects.update_or_create(
             slug=data["slug"], defaults={"name": data["name"]}
@@ -103,6 +112,36 @@ def derive_edition(*, base: GuidelineEdition, slug: str, name: str) -> Guideline
         return edition
 
 
+def section_of(code: str) -> str:
+    """``4.2`` is in section ``4``."""
+    return code.strip().split(".")[0]
+
+
+def known_section_name(*, edition: GuidelineEdition, code: str) -> str:
+    """The name of the code's section: as the edition's infractions of that section carry it, or
+    as the guideline names it (section 2, «Процессуальные ошибки», has no infraction shipped);
+    "" when neither knows it."""
+    section = section_of(code)
+    named = (
+        Infraction.objects.filter(edition=edition, section=section)
+        .exclude(section_name="")
+        .values_list("section_name", flat=True)
+        .first()
+    )
+    return named or read_edition()["section_names"].get(section, "")
+
+
+def ensure_section_named(*, edition: GuidelineEdition, code: str, section_name: str) -> None:
+    """An infraction that opens a section the guideline here does not name needs its name, so that
+    judges see the section's name and not a bare number."""
+    if not section_name.strip() and not known_section_name(edition=edition, code=code):
+        raise DomainError(
+            "section_name_required",
+            _("Section %(section)s is new in this guideline: give its name.")
+            % {"section": section_of(code)},
+        )
+
+
 def put_infraction(
     *,
     edition: GuidelineEdition,
@@ -110,12 +149,14 @@ def put_infraction(
     name: str,
     penalties: Mapping[str, str | None],
     availability: str | None = None,
+    section_name: str = "",
 ) -> Infraction:
     """Add an infraction to an edition, or replace the one with the same code.
 
     Without an availability rule, a replaced infraction keeps its own (1.1, 1.2 and 1.4 exist only
     where deck lists are used, rules.md §3, whatever their penalties become); a new one is
-    available everywhere.
+    available everywhere. A section the edition or the guideline names keeps that name;
+    ``section_name`` names a new one.
     """
     code = code.strip()
     if not code or not name.strip():
@@ -125,9 +166,11 @@ def put_infraction(
         availability = existing.availability if existing else Availability.ANY
     if availability not in Availability.values:
         raise DomainError("unknown_availability", _("Unknown availability rule."))
+    section = section_of(code)
+    named = known_section_name(edition=edition, code=code) or section_name.strip()
     fields = infraction_fields(
         {"code": code, "name": name.strip(), "penalties": penalties, "availability": availability},
-        sections={},
+        sections={section: named},
     )
     infraction, _created = Infraction.objects.update_or_create(
         edition=edition, code=code, defaults=fields

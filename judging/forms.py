@@ -111,6 +111,12 @@ class InfractionDataForm(forms.Form):
         error_messages={"invalid": _("A code is numbers with dots, e.g. 4.2.")},
     )
     name = forms.CharField(label=_("Name"), max_length=300)
+    section_name = forms.CharField(
+        label=_("Section name"),
+        max_length=200,
+        required=False,
+        help_text=_("Needed when the code opens a section this guideline does not name yet."),
+    )
     availability = forms.ChoiceField(label=_("Availability"), choices=Availability.choices)
     amateur = forms.ChoiceField(label=_("Amateur"), choices=PENALTY_CHOICES, required=False)
     professional = forms.ChoiceField(

@@ -78,10 +78,13 @@ def _add_infraction(access: Access, data: dict[str, object]) -> Infraction:
                 _("Infraction %(code)s is already in this guideline; choose a new code.")
                 % {"code": code},
             )
+        section_name = str(data.get("section_name") or "")
+        editions.ensure_section_named(edition=edition, code=code, section_name=section_name)
         return editions.put_infraction(
             edition=edition,
             code=code,
             name=str(data["name"]),
+            section_name=section_name,
             availability=str(data["availability"]),
             penalties={
                 "amateur": data["amateur"] or None,

@@ -17,6 +17,7 @@ def added(**fields):
     return {
         "code": "4.2",
         "name": "Неспортивное поведение",
+        "section_name": "Поведение",
         "availability": "any",
         "amateur": "caution",
         "professional": "warning",
@@ -72,3 +73,48 @@ def test_a_floor_judge_reads_the_guideline_but_cannot_add(client, desk):
     client.post(url(desk), added())
 
     assert GuidelineEdition.objects.count() == 1
+
+
+def test_a_new_section_needs_its_name_and_adds_nothing_without_it(client, desk):
+    client.force_login(desk.head)
+
+    response = client.post(url(desk), added(section_name=""))
+
+    assert response.status_code == 200
+    assert "Раздел 4 новый в этом уложении: укажите его название." in response.content.decode()
+    assert GuidelineEdition.objects.count() == 1
+    assert not edition_for(tournament=desk.tournament).infractions.filter(code="4.2").exists()
+
+
+def test_a_section_the_guideline_names_keeps_its_name(client, desk):
+    client.force_login(desk.head)
+
+    client.post(url(desk), added(code="2.1", name="Пример 2.1", section_name=""))
+    client.post(url(desk), added(code="4.3", section_name="  Поведение игроков "))
+    client.post(url(desk), added(code="4.4", section_name=""))
+
+    infractions = edition_for(tournament=desk.tournament).infractions
+    assert infractions.get(code="2.1").section_name == "Процессуальные ошибки"
+    assert infractions.get(code="4.3").section_name == "Поведение игроков"
+    assert infractions.get(code="4.4").section_name == "Поведение игроков"
+    page = client.get(
+        reverse("judging:log", args=[desk.tournament.slug]), {"player": desk.players[0].pk}
+    ).content.decode()
+    assert "2. Процессуальные ошибки" in page
+    assert "4. Поведение игроков" in page
+
+
+def test_the_shipped_cheating_infraction_holds_only_what_is_known(desk):
+    cheating = edition_for(tournament=desk.tournament).infractions.get(code="6.1")
+
+    assert (cheating.name, cheating.section_name) == (
+        "Мошенничество – нечистая игра",
+        "Мошенничество",
+    )
+    assert cheating.description.startswith("Мошенничество, нечистая игра: доказанное использование")
+    assert (cheating.sub_items, cheating.examples, cheating.philosophy, cheating.remedy) == (
+        [],
+        [],
+        "",
+        "",
+    )

@@ -112,6 +112,17 @@ def test_issuing_shows_the_card_and_a_retry_records_once(judge, desk):
     assert "Дек-лист приводится игроком в надлежащий вид" in card  # the remedy
 
 
+def test_a_card_says_plainly_where_the_guidelines_text_is_not_available(judge, desk):
+    data = form(desk, code="6.1")
+
+    response = judge.post(url("issue", desk), data)
+
+    card = judge.get(response.url).content.decode()
+    assert "доказанное использование помеченных карт" in card  # what rules.md gives
+    assert "Собственный текст уложения для этого нарушения" in card
+    assert "Главный судья проводит расследование" not in card
+
+
 def test_a_refused_infraction_is_shown_on_the_form_and_records_nothing(judge, desk):
     response = judge.post(url("issue", desk), form(desk, code="1.3"))
 
