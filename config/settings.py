@@ -73,6 +73,14 @@ def _adopt_old_file(name: str, new_name: str = "") -> None:
 DATA_DIR = _data_dir()
 LOG_DIR = DATA_DIR / "logs"
 BACKUP_DIR = DATA_DIR / "backups"
+# On SQLite a snapshot is taken each time a round is published; the newest this many are kept
+# (0: none). `manage.py backup` files are never deleted.
+_snapshots = os.environ.get("DJANGO_ROUND_SNAPSHOTS", "").strip() or "10"
+if not _snapshots.isdigit():
+    raise ImproperlyConfigured(
+        f"DJANGO_ROUND_SNAPSHOTS must be a whole number, not {_snapshots!r}."
+    )
+DESK_ROUND_SNAPSHOTS = int(_snapshots)
 # --- end of the data folder block ---------------------------------------------------------------
 
 # Off by default, so that no traceback ever reaches a judge; developers switch it on.
@@ -151,6 +159,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "core.inputs.RefuseControlCharacters",
 ]
 
 ROOT_URLCONF = "config.urls"

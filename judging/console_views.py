@@ -12,8 +12,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.inputs import form_message
 from judging import live, selectors, services
-from judging.forms import REASON_MAX_LENGTH, AmendForm, LogFilterForm, ReasonForm
+from judging.forms import AmendForm, ConsoleReasonForm, LogFilterForm, ReasonForm
 from judging.models import PenaltyRecord
 from judging.penalties import Rank
 from players.selectors import suspension_in_force
@@ -92,13 +93,11 @@ def console_act(request: HttpRequest, access: Access, record_id: int, action: st
     if action not in ACTIONS:
         raise Http404
     record = get_object_or_404(PenaltyRecord, pk=record_id, tournament=access.tournament)
-    text = request.POST.get("reason", "").strip()
+    reason_form = ConsoleReasonForm(request.POST)
+    text = reason_form.cleaned_data["reason"] if reason_form.is_valid() else ""
     try:
-        if len(text) > REASON_MAX_LENGTH:
-            raise DomainError(
-                "reason_too_long",
-                _("Keep the reason under %(count)s characters.") % {"count": REASON_MAX_LENGTH},
-            )
+        if not reason_form.is_valid():
+            raise DomainError("bad_reason", form_message(reason_form))
         if action == "confirm":
             if Rank(record.rank).disqualifies and request.POST.get("effects_seen") != "1":
                 # A disqualification or above is confirmed in a second, deliberate step that
@@ -208,7 +207,9 @@ def _stream_access(request: HttpRequest, slug: str) -> Access:
             raise PermissionDenied
         return tournament_access(request, slug, ())
     finally:
-        connections.close_all()
+        if live.streams_available(request):
+            # Only a held stream gives it back; a polled answer (WSGI) keeps the request's own.
+            connections.close_all()
 
 
 async def events(request: HttpRequest, slug: str) -> HttpResponse:

@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.inputs import IdField
 from judging.models import Availability, RecordStatus
 from judging.penalties import Moment, Rank
 from judging.selectors import LogFilters
@@ -10,7 +11,7 @@ from tournaments.models import Level, Registration, Staff, StaffRole, Tournament
 
 
 class InfractionForm(forms.Form):
-    player = forms.IntegerField(widget=forms.HiddenInput)
+    player = IdField(widget=forms.HiddenInput)
     client_key = forms.UUIDField(widget=forms.HiddenInput)
     infraction = forms.CharField(
         max_length=20, error_messages={"required": _("Choose the infraction.")}
@@ -41,6 +42,18 @@ class ReasonForm(forms.Form):
         max_length=REASON_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 2}),
         error_messages={"required": _("Write the reason for this decision.")},
+    )
+
+
+class ConsoleReasonForm(forms.Form):
+    """The head judge's reason, which some decisions may leave empty (the services decide)."""
+
+    reason = forms.CharField(
+        max_length=REASON_MAX_LENGTH,
+        required=False,
+        error_messages={
+            "max_length": _("Keep the reason under %(limit_value)d characters."),
+        },
     )
 
 

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.inputs import SearchForm, parse_id, parse_query
 from judging import live, selectors, services
 from judging.explanations import player_message
 from judging.forms import InfractionForm, ReasonForm
@@ -23,7 +24,7 @@ from tournaments.models import Registration
 
 @staff_view(*JUDGES)
 def judge_home(request: HttpRequest, access: Access) -> HttpResponse:
-    query = request.GET.get("q", "")
+    query = parse_query(request, SearchForm).cleaned_data["q"]
     context = {
         "access": access,
         "tournament": access.tournament,
@@ -53,10 +54,9 @@ def _log_context(
 
 
 def _registration(access: Access, value: object) -> Registration:
-    try:
-        pk = int(str(value))
-    except ValueError:
-        raise Http404 from None
+    pk = parse_id(value)
+    if pk is None:
+        raise Http404
     return get_object_or_404(Registration, pk=pk, tournament=access.tournament)
 
 

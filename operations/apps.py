@@ -13,6 +13,11 @@ class OperationsConfig(AppConfig):
     verbose_name = _("Operations")
 
     def ready(self) -> None:
-        from operations import audit
+        from django.db.models.signals import post_save
+
+        from operations import audit, backups
 
         audit.connect()
+        post_save.connect(
+            backups.round_published, sender="tournaments.Round", dispatch_uid="desk-round-snapshot"
+        )

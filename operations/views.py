@@ -8,6 +8,7 @@ from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponseBadRequest, HttpResponseServerError
 from django.template import loader
 
+from core.inputs import InvalidInput
 from operations.logs import current_request_id
 
 
@@ -27,5 +28,7 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponseBadRe
         context["host"] = request.META.get("HTTP_HOST", "")[:200]
         page = loader.get_template("400_host.html").render(context)
     else:
+        if isinstance(exception, InvalidInput):
+            context["message"] = exception.message  # the input's own reason (core/inputs.py)
         page = loader.get_template("400.html").render(context)
     return HttpResponseBadRequest(page)

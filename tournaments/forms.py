@@ -6,6 +6,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core import validators
 from django.utils.translation import gettext_lazy as _
 
+from core.inputs import IdField
 from tournaments.models import Level, StaffRole, Tournament, decklists_default
 
 
@@ -147,8 +148,27 @@ class ResultForm(forms.Form):
 
 
 class SwapForm(forms.Form):
-    first = forms.IntegerField()
-    second = forms.IntegerField()
+    first = IdField()
+    second = IdField()
+
+
+class RegistryPlayerForm(forms.Form):
+    """A player chosen from the registry search (empty: a new player is entered instead)."""
+
+    player = IdField(required=False)
+
+
+class StandingsQueryForm(forms.Form):
+    round = forms.IntegerField(
+        min_value=1,
+        max_value=999,
+        required=False,
+        error_messages={
+            "invalid": _("Choose a round from the list."),
+            "min_value": _("Choose a round from the list."),
+            "max_value": _("Choose a round from the list."),
+        },
+    )
 
 
 class GameForm(forms.Form):

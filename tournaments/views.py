@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.inputs import SearchForm, parse_query
 from players.models import Player, search_text
 from tournaments import selectors, services
 from tournaments.access import RESULT_KEEPERS, Access, staff_view
@@ -26,8 +27,10 @@ from tournaments.forms import (
     ImportForm,
     NewTournamentForm,
     PlayerForm,
+    RegistryPlayerForm,
     ResultForm,
     StaffForm,
+    StandingsQueryForm,
     SwapForm,
     TournamentForm,
 )
@@ -225,7 +228,7 @@ def registration_list(request: HttpRequest, access: Access) -> HttpResponse:
 def player_search(request: HttpRequest, access: Access) -> HttpResponse:
     """Registry look-up while typing: by part of a name or a membership id."""
     _require_organiser_permission(request)
-    query = request.GET.get("q", "").strip()
+    query = parse_query(request, SearchForm).cleaned_data["q"]
     found: list[Player] = []
     if len(query) >= 2:
         found = list(
@@ -250,11 +253,11 @@ def registration_add(request: HttpRequest, access: Access) -> HttpResponse:
     fragment = "tournaments/registration_list.html#registration-panel"
     try:
         with transaction.atomic():
-            chosen = request.POST.get("player", "").strip()
-            if chosen:
-                if not chosen.isdecimal():
-                    raise DomainError("unknown_player", _("Choose a player from the registry."))
-                player = get_object_or_404(Player, pk=int(chosen))
+            chosen = RegistryPlayerForm(request.POST)
+            if not chosen.is_valid():
+                raise DomainError("unknown_player", _("Choose a player from the registry."))
+            if chosen.cleaned_data["player"] is not None:
+                player = get_object_or_404(Player, pk=chosen.cleaned_data["player"])
             else:
                 form = PlayerForm(request.POST)
                 if not form.is_valid():
@@ -569,8 +572,7 @@ def match_correct(request: HttpRequest, access: Access, match_id: int) -> HttpRe
 @staff_view()
 def standings(request: HttpRequest, access: Access) -> HttpResponse:
     rounds = list(access.tournament.rounds.values_list("number", flat=True))
-    through = request.GET.get("round")
-    through_round = int(through) if through and through.isdecimal() else None
+    through_round = parse_query(request, StandingsQueryForm).cleaned_data["round"]
     rows = selectors.standings(tournament=access.tournament, through_round=through_round)
     return render(
         request,

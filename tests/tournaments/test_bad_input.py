@@ -23,7 +23,10 @@ def organiser(client, desk):
 
 
 def test_standings_with_a_superscript_round_number(organiser, desk):
-    assert organiser.get(url("standings", desk), {"round": "²"}).status_code == 200
+    response = organiser.get(url("standings", desk), {"round": "²"})
+
+    assert response.status_code == 400
+    assert "Выберите тур из списка." in response.content.decode()
 
 
 def test_registering_a_player_id_that_is_not_a_number(organiser, desk):
