@@ -212,6 +212,57 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
+# --- HTTPS behind a reverse proxy (venue) ---------------------------------------------------------
+# DJANGO_HTTPS=true says the site is served over HTTPS (TLS ends at the proxy in front of uvicorn):
+# secure cookies, HSTS, redirect of plain HTTP, and trust in the proxy's scheme header, each of
+# which its own variable can change. With it off (the laptop on the venue's Wi-Fi) all stay off.
+HTTPS = env_flag("DJANGO_HTTPS", default=False)
+
+
+def _proxy_ssl_header() -> tuple[str, str] | None:
+    raw = os.environ.get("DJANGO_PROXY_SSL_HEADER")
+    name = ("X-Forwarded-Proto" if HTTPS else "") if raw is None else raw.strip()
+    if name == "" or name.lower() == "none":
+        return None
+    if not all(char.isalnum() or char == "-" for char in name):
+        raise ImproperlyConfigured(
+            f"DJANGO_PROXY_SSL_HEADER must be a header name like X-Forwarded-Proto, not {raw!r}."
+        )
+    return ("HTTP_" + name.upper().replace("-", "_"), "https")
+
+
+def _hsts_seconds() -> int:
+    raw = os.environ.get("DJANGO_HSTS_SECONDS", "").strip()
+    if not raw:
+        return 31_536_000 if HTTPS else 0
+    if not raw.isdigit():
+        raise ImproperlyConfigured(f"DJANGO_HSTS_SECONDS must be a whole number, not {raw!r}.")
+    return int(raw)
+
+
+def _trusted_origins() -> list[str]:
+    origins = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+    for origin in origins:
+        if not origin.startswith(("https://", "http://")):
+            raise ImproperlyConfigured(
+                "DJANGO_CSRF_TRUSTED_ORIGINS must list origins like https://desk.example.org, "
+                f"not {origin!r}."
+            )
+    return origins
+
+
+SECURE_PROXY_SSL_HEADER = _proxy_ssl_header()
+CSRF_TRUSTED_ORIGINS = _trusted_origins()
+SESSION_COOKIE_SECURE = env_flag("DJANGO_SECURE_COOKIES", default=HTTPS)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_SSL_REDIRECT = env_flag("DJANGO_SSL_REDIRECT", default=HTTPS)
+# A monitor on the machine itself asks for the health over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = _hsts_seconds()
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=HTTPS)
+SECURE_HSTS_PRELOAD = env_flag("DJANGO_HSTS_PRELOAD", default=HTTPS)
+# --- end of the HTTPS block -----------------------------------------------------------------------
+
 # --- Logging (venue) ------------------------------------------------------------------------------
 # Errors with their tracebacks go to the console and to a rotating file in the data folder, every
 # line with the id of its request (also on the error page, so a judge can quote it). The file

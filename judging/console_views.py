@@ -7,11 +7,15 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import connections
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
 
+from core.errors import DomainError
+from core.http import DeskRequest
 from core.inputs import form_message
 from judging import live, selectors, services
 from judging.forms import AmendForm, ConsoleReasonForm, LogFilterForm, ReasonForm
@@ -19,14 +23,13 @@ from judging.models import PenaltyRecord
 from judging.penalties import Rank
 from players.selectors import suspension_in_force
 from tournaments.access import Access, staff_view, tournament_access
-from tournaments.errors import DomainError
 from tournaments.models import Registration, StaffRole
 
 HEAD = StaffRole.HEAD_JUDGE
 LOG_PAGE_SIZE = 100
 
 
-def _log_context(request: HttpRequest, access: Access) -> dict[str, object]:
+def _log_context(request: DeskRequest, access: Access) -> dict[str, object]:
     tournament = access.tournament
     form = LogFilterForm(request.GET or None, tournament=tournament)
     filters = form.filters() if form.is_valid() else selectors.LogFilters()
@@ -44,8 +47,9 @@ def _log_context(request: HttpRequest, access: Access) -> dict[str, object]:
     }
 
 
+@vary_on_headers("HX-Request")
 @staff_view(HEAD)
-def console(request: HttpRequest, access: Access) -> HttpResponse:
+def console(request: DeskRequest, access: Access) -> HttpResponse:
     context = _log_context(request, access)
     fragment = request.GET.get("fragment")
     if request.htmx and fragment in ("penalty-log", "request-queue"):
@@ -61,7 +65,7 @@ def _record(access: Access, record_id: int) -> PenaltyRecord:
 
 
 @staff_view(HEAD)
-def console_record(request: HttpRequest, access: Access, record_id: int) -> HttpResponse:
+def console_record(request: DeskRequest, access: Access, record_id: int) -> HttpResponse:
     record = _record(access, record_id)
     return render(
         request,
@@ -88,7 +92,7 @@ ACTIONS = {"confirm", "decline", "amend", "revoke", "keep"}
 
 @require_POST
 @staff_view(HEAD)
-def console_act(request: HttpRequest, access: Access, record_id: int, action: str) -> HttpResponse:
+def console_act(request: DeskRequest, access: Access, record_id: int, action: str) -> HttpResponse:
     """Confirm or decline a request, amend or revoke a penalty, keep one a judge asked to revoke."""
     if action not in ACTIONS:
         raise Http404
@@ -174,7 +178,7 @@ def _confirm_step(
 
 
 @staff_view()
-def player_page(request: HttpRequest, access: Access, registration_id: int) -> HttpResponse:
+def player_page(request: DeskRequest, access: Access, registration_id: int) -> HttpResponse:
     registration = get_object_or_404(
         Registration.objects.select_related("player"),
         pk=registration_id,
@@ -212,7 +216,7 @@ def _stream_access(request: HttpRequest, slug: str) -> Access:
             connections.close_all()
 
 
-async def events(request: HttpRequest, slug: str) -> HttpResponse:
+async def events(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The server-sent-event stream of one tournament, for every member of its staff."""
     access = await sync_to_async(_stream_access)(request, slug)
     if not live.streams_available(request):

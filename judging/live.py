@@ -16,6 +16,7 @@ import contextlib
 import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator
+from typing import Any
 
 import psycopg
 from django.conf import settings
@@ -50,7 +51,7 @@ def publish(*, tournament_id: int, version: int) -> None:
         transaction.on_commit(lambda: hub.dispatch_from_thread(payload))
 
 
-def _conninfo() -> dict[str, str]:
+def _conninfo() -> dict[str, Any]:
     database = settings.DATABASES["default"]
     params = {
         "dbname": database["NAME"],

@@ -32,6 +32,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
+from core.people import display_name
 from judging.explanations import explain, penalty_label
 from judging.models import ChangeKind, PenaltyChange, PenaltyRecord, RecordStatus
 from judging.penalties import AppliesTo, Rank
@@ -253,13 +254,13 @@ def staff_rows(*, tournament: Tournament) -> list[StaffRow]:
         members,
         key=lambda member: (
             ROLE_ORDER.get(StaffRole(member.role), 9),
-            member.user.get_full_name() or member.user.get_username(),
+            display_name(member.user),
         ),
     )
     return [
         StaffRow(
             role=str(StaffRole(member.role).label),
-            name=member.user.get_full_name() or member.user.get_username(),
+            name=display_name(member.user),
             penalties_issued=issued.get(member.user_id, 0),
         )
         for member in rows
@@ -314,7 +315,7 @@ def penalty_rows(
             rank=int(rank),
             rank_key=f"rank-{rank.key}",
             amended=value["issued_rank"] != value["rank"],
-            explanation=explain(value["explanation"] or {}),
+            explanation=explain(value["explanation"] or None),
             judge=person_name(
                 username=value["issued_by__username"],
                 first_name=value["issued_by__first_name"] or "",
@@ -445,7 +446,7 @@ def penalties_table(*, tournament: Tournament) -> Table:
         Column(_("Issued at"), 17),
         Column(_("Note"), 40),
     ]
-    rows = (
+    rows: Iterable[list[CellValue]] = (
         [
             row.record_id,
             row.round,
@@ -494,7 +495,7 @@ def standings_table(*, tournament: Tournament) -> Table:
             return _("dropped")
         return ""
 
-    rows = (
+    rows: Iterable[list[CellValue]] = (
         [
             row.standing.position,
             row.registration.player.name,

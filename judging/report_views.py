@@ -11,9 +11,11 @@ from collections.abc import AsyncIterator, Iterator
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import FileResponse, Http404, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.utils import translation
 
+from core.http import DeskRequest
 from judging import report
 from tournaments.access import REPORT_READERS, Access, staff_view
 
@@ -22,7 +24,7 @@ FILE_BLOCK_SIZE = 64 * 1024
 
 
 @staff_view(*REPORT_READERS)
-def report_page(request: HttpRequest, access: Access) -> HttpResponse:
+def report_page(request: DeskRequest, access: Access) -> HttpResponseBase:
     built = report.build_report(tournament=access.tournament)
     head, rest = report.html_pieces(
         report=built,
@@ -36,7 +38,9 @@ def report_page(request: HttpRequest, access: Access) -> HttpResponse:
 
 
 @staff_view(*REPORT_READERS)
-def report_export(request: HttpRequest, access: Access, what: str, extension: str) -> HttpResponse:
+def report_export(
+    request: DeskRequest, access: Access, what: str, extension: str
+) -> HttpResponseBase:
     """``penalties`` or ``standings`` as ``csv`` or ``xlsx``."""
     make_table = report.TABLES.get(what)
     if make_table is None or extension not in ("csv", "xlsx"):
@@ -68,7 +72,7 @@ def report_export(request: HttpRequest, access: Access, what: str, extension: st
     return response
 
 
-def _streamed[T](request: HttpRequest, pieces: Iterator[T]) -> Iterator[T] | AsyncIterator[T]:
+def _streamed[T](request: DeskRequest, pieces: Iterator[T]) -> Iterator[T] | AsyncIterator[T]:
     """The pieces as the server that runs the view can send them without holding them all.
 
     Under ASGI Django reads a synchronous iterator whole into a list before sending it, which
@@ -82,6 +86,6 @@ def _streamed[T](request: HttpRequest, pieces: Iterator[T]) -> Iterator[T] | Asy
 async def _pulled[T](pieces: Iterator[T]) -> AsyncIterator[T]:
     """Pull each piece on the request's own thread, where its database connection and the
     cursor the rows come from live."""
-    pull = sync_to_async(next, thread_sensitive=True)
-    while (piece := await pull(pieces, None)) is not None:
+    pull = sync_to_async(lambda: next(pieces, None), thread_sensitive=True)
+    while (piece := await pull()) is not None:
         yield piece

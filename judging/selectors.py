@@ -2,21 +2,22 @@
 
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
+from core.errors import DomainError
 from judging.models import (
     Availability,
     GuidelineEdition,
     Infraction,
     PenaltyChange,
     PenaltyRecord,
+    PenaltyRecordQuerySet,
     RecordStatus,
     TournamentGuideline,
 )
 from players.models import search_text
-from tournaments.errors import DomainError
 from tournaments.models import Level, Match, Registration, Round, Tournament
 
 SHIPPED_EDITION_SLUG = "berserk-heroes-penalty-guideline"
@@ -74,7 +75,7 @@ def issuable_infraction(*, tournament: Tournament, code: str) -> Infraction:
     return infraction
 
 
-def records_of(*, registration: Registration) -> QuerySet[PenaltyRecord]:
+def records_of(*, registration: Registration) -> PenaltyRecordQuerySet:
     return (
         PenaltyRecord.objects.filter(registration=registration)
         .select_related("infraction", "round", "issued_by")
@@ -107,6 +108,13 @@ class PlayerAtGlance:
         if self.match is None:
             return None
         return self.match.opponent_of(self.registration)
+
+    @property
+    def score(self) -> str:
+        """The match score from this player's side ("2–1"); empty without a match or at a bye."""
+        if self.match is None or self.match.is_bye or self.opponent is None:
+            return ""
+        return f"{self.match.wins_of(self.registration)}–{self.match.wins_of(self.opponent)}"
 
 
 def players_at_glance(
@@ -166,7 +174,7 @@ def players_at_glance(
     return sorted(rows, key=lambda row: (row.table or no_table, row.registration.player.name))
 
 
-def records_issued_by(*, tournament: Tournament, user: AbstractBaseUser) -> QuerySet[PenaltyRecord]:
+def records_issued_by(*, tournament: Tournament, user: User) -> QuerySet[PenaltyRecord]:
     return (
         PenaltyRecord.objects.filter(tournament=tournament, issued_by=user)
         .select_related("registration__player", "infraction", "round")

@@ -1,7 +1,8 @@
 """Forms of the organiser's screens; they validate input only, the services decide."""
 
+from typing import Any
+
 from django import forms
-from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core import validators
 from django.utils.translation import gettext_lazy as _
@@ -27,7 +28,7 @@ class TournamentForm(forms.ModelForm):
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["uses_decklists"].required = False
         self.fields["uses_decklists"].help_text = _(
@@ -110,20 +111,6 @@ class StaffForm(forms.Form):
         widget=forms.PasswordInput,
         help_text=_("For a new account only: at least 8 characters."),
     )
-
-    def clean(self) -> dict[str, object]:
-        data = super().clean() or {}
-        username = str(data.get("username", "")).strip()
-        exists = get_user_model().objects.filter(username=username).exists()
-        if username and not exists and len(str(data.get("password") or "")) < 8:
-            self.add_error(
-                "password",
-                _(
-                    "There is no such login yet; give a password of at least 8 characters to "
-                    "create it."
-                ),
-            )
-        return data
 
 
 class PlayerForm(forms.Form):

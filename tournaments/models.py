@@ -82,6 +82,10 @@ class Tournament(models.Model):
         return self.name
 
     @property
+    def is_finished(self) -> bool:
+        return self.status == TournamentStatus.FINISHED
+
+    @property
     def wins_needed(self) -> int:
         """Game wins that end a match: 2 in a best of three, 1 in a best of one."""
         return self.best_of // 2 + 1
@@ -153,6 +157,10 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return str(self.player.name)
+
+    @property
+    def is_playing(self) -> bool:
+        return self.status == RegistrationStatus.PLAYING
 
 
 class RoundDraft(models.Model):
@@ -314,6 +322,13 @@ class ResultCorrection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match}: {self.before_score} → {self.score}"
+
+    @property
+    def lifts_penalty_loss(self) -> bool:
+        return (self.before_player1_lost_by_penalty, self.before_player2_lost_by_penalty) != (
+            self.player1_lost_by_penalty,
+            self.player2_lost_by_penalty,
+        )
 
     @property
     def before_score(self) -> str:

@@ -168,8 +168,8 @@ def _outcomes(result: MatchResult) -> tuple[Outcome, Outcome]:
         return "win", "loss"
     if result.first_lost_by_penalty or result.second_lost_by_penalty:
         # A penalty decides the match whatever the games say; both flags set make two losses.
-        first = "loss" if result.first_lost_by_penalty else "win"
-        second = "loss" if result.second_lost_by_penalty else "win"
+        first: Outcome = "loss" if result.first_lost_by_penalty else "win"
+        second: Outcome = "loss" if result.second_lost_by_penalty else "win"
         return first, second
     if result.first_games > result.second_games:
         return "win", "loss"

@@ -10,6 +10,16 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TABLET = {"width": 800, "height": 1280}
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _sync_database_calls_beside_playwright():
+    """Playwright's sync API keeps an event loop running in the test thread from the first browser
+    test until it stops; the database calls made meanwhile are synchronous and safe. Only here
+    (the browser tests run last, see tests/conftest.py): elsewhere Django's guard stays on."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        yield
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     if not CHROMIUM.exists():
