@@ -435,7 +435,7 @@ def _match_context(access: Access, match: Match, **extra: object) -> dict[str, o
 
 
 @staff_view()
-def match_detail(request: HttpRequest, access: Access, match_id: int) -> HttpResponse:
+def match_detail(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
     """The table's result screen: its games one by one, and a finished result's correction."""
     match = _get_match(access, match_id)
     form = CorrectionForm(
@@ -451,7 +451,7 @@ def match_detail(request: HttpRequest, access: Access, match_id: int) -> HttpRes
 
 
 def _match_done(
-    request: HttpRequest,
+    request: DeskRequest,
     access: Access,
     match: Match,
     *,
@@ -481,7 +481,7 @@ def _match_done(
 
 @require_POST
 @staff_view(*RESULT_KEEPERS)
-def match_game(request: HttpRequest, access: Access, match_id: int) -> HttpResponse:
+def match_game(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
     match = _get_match(access, match_id)
     form = GameForm(request.POST)
     try:
@@ -499,7 +499,7 @@ def match_game(request: HttpRequest, access: Access, match_id: int) -> HttpRespo
 
 @require_POST
 @staff_view(*RESULT_KEEPERS)
-def match_time(request: HttpRequest, access: Access, match_id: int) -> HttpResponse:
+def match_time(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
     match = _get_match(access, match_id)
     try:
         services.finish_match(match=match)
@@ -510,7 +510,7 @@ def match_time(request: HttpRequest, access: Access, match_id: int) -> HttpRespo
 
 @require_POST
 @staff_view(*CORRECTORS)
-def match_correct(request: HttpRequest, access: Access, match_id: int) -> HttpResponse:
+def match_correct(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
     match = _get_match(access, match_id)
     form = CorrectionForm(request.POST)
     if not form.is_valid():

@@ -9,6 +9,7 @@ of the registered ``lifecycle`` policy.
 import random
 from collections.abc import Sequence
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -264,7 +265,7 @@ def correct_result(
     player2_wins: int,
     draws: int,
     reason: str,
-    corrected_by: AbstractBaseUser,
+    corrected_by: User,
     lift_penalty_loss: bool = False,
 ) -> ResultCorrection:
     """Correct a finished match's result with a reason; the standings follow at once.
@@ -276,7 +277,7 @@ def correct_result(
     with transaction.atomic():
         match = _lock_match(match)
         tournament = match.round.tournament
-        _ensure_not_finished(tournament)
+        ensure_not_finished(tournament)
         if match.is_bye:
             raise DomainError("bye_has_no_games", _("A bye has no games."))
         if not match.has_ended:
