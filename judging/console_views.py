@@ -1,6 +1,8 @@
 """The head judge's console: the live penalty log, the requests queue, amendments, the player page,
 and the event stream that keeps every open page current."""
 
+from collections.abc import Iterable, Mapping
+
 from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
@@ -67,24 +69,63 @@ def _record(access: Access, record_id: int) -> PenaltyRecord:
 @staff_view(HEAD)
 def console_record(request: DeskRequest, access: Access, record_id: int) -> HttpResponse:
     record = _record(access, record_id)
-    return render(
-        request,
-        "judging/console_record.html",
-        {
-            "access": access,
-            "tournament": access.tournament,
-            "record": record,
-            "history": selectors.record_history(record=record),
-            "dependents": services.dependents_of(record),
-            "amend_form": AmendForm(initial={"to_rank": record.rank}, tournament=access.tournament),
-            # One form per card, each with its own ids, so that no two fields share an id.
-            "decline_form": ReasonForm(auto_id="id_decline_%s"),
-            "amend_reason_form": ReasonForm(auto_id="id_amend_%s"),
-            "revoke_form": ReasonForm(auto_id="id_revoke_%s"),
-            "keep_form": ReasonForm(auto_id="id_keep_%s"),
-            "live": live.streams_available(request),
-        },
+    return render(request, "judging/console_record.html", _record_context(request, access, record))
+
+
+def _record_context(
+    request: DeskRequest,
+    access: Access,
+    record: PenaltyRecord,
+    *,
+    action: str = "",
+    reason_form: ReasonForm | None = None,
+    amend_form: AmendForm | None = None,
+) -> dict[str, object]:
+    """The record page; after a refused decision, that decision's forms with their errors."""
+    # One form per card, each with its own ids, so that no two fields share an id.
+    reason_forms = {
+        name: ReasonForm(auto_id=f"id_{name}_%s") for name in ("decline", "amend", "revoke", "keep")
+    }
+    if reason_form is not None:
+        reason_forms[action] = reason_form
+    return {
+        "access": access,
+        "tournament": access.tournament,
+        "record": record,
+        "history": selectors.record_history(record=record),
+        "dependents": services.dependents_of(record),
+        "amend_form": amend_form
+        or AmendForm(initial={"to_rank": record.rank}, tournament=access.tournament),
+        "reason_forms": reason_forms,
+        "live": live.streams_available(request),
+    }
+
+
+def _form_refused(
+    request: DeskRequest,
+    access: Access,
+    record: PenaltyRecord,
+    action: str,
+    errors: Mapping[str, Iterable[object]],
+) -> HttpResponse:
+    """The record page again at status 200, the decision's form showing what was wrong."""
+    reason_form = ReasonForm(request.POST)
+    amend_form = (
+        AmendForm(request.POST, tournament=access.tournament) if action == "amend" else None
     )
+    for form in (reason_form, amend_form):
+        if form is not None:
+            form.is_valid()
+            form.errors.clear()
+            for field, messages_ in errors.items():
+                if field in form.fields:
+                    for message in messages_:
+                        form.add_error(field, str(message))
+    record = _record(access, record.pk)
+    context = _record_context(
+        request, access, record, action=action, reason_form=reason_form, amend_form=amend_form
+    )
+    return render(request, "judging/console_record.html", context)
 
 
 ACTIONS = {"confirm", "decline", "amend", "revoke", "keep"}
@@ -97,7 +138,15 @@ def console_act(request: DeskRequest, access: Access, record_id: int, action: st
     if action not in ACTIONS:
         raise Http404
     record = get_object_or_404(PenaltyRecord, pk=record_id, tournament=access.tournament)
+    from_console = request.POST.get("next") == "console"
     reason_form = ConsoleReasonForm(request.POST)
+    amend_form = AmendForm(request.POST, tournament=access.tournament)
+    invalid: dict[str, Iterable[object]] = {
+        **(reason_form.errors if not reason_form.is_valid() else {}),
+        **(amend_form.errors if action == "amend" and not amend_form.is_valid() else {}),
+    }
+    if invalid and not from_console and action != "confirm":
+        return _form_refused(request, access, record, action, invalid)
     text = reason_form.cleaned_data["reason"] if reason_form.is_valid() else ""
     try:
         if not reason_form.is_valid():
@@ -119,12 +168,11 @@ def console_act(request: DeskRequest, access: Access, record_id: int, action: st
             services.decline_revocation(record=record, head_judge=request.user, reason=text)
             done = _("The penalty stays in force.")
         else:
-            form = AmendForm(request.POST, tournament=access.tournament)
-            if not form.is_valid():
+            if not amend_form.is_valid():
                 raise DomainError("bad_penalty", _("Choose the penalty."))
             outcome = services.amend_penalty(
                 record=record,
-                to_rank=Rank(form.cleaned_data["to_rank"]),
+                to_rank=Rank(amend_form.cleaned_data["to_rank"]),
                 author=request.user,
                 reason=text,
             )
@@ -134,10 +182,12 @@ def console_act(request: DeskRequest, access: Access, record_id: int, action: st
                     "Later records were based on this one; check them: %(records)s."
                 ) % {"records": ", ".join(f"#{later.pk}" for later in outcome.dependents)}
     except DomainError as error:
+        if error.field is not None and not from_console and action != "confirm":
+            return _form_refused(request, access, record, action, {error.field: [error.message]})
         messages.error(request, str(error.message))
     else:
         messages.success(request, done)
-    if request.POST.get("next") == "console":
+    if from_console:
         return redirect("judging:console", slug=access.tournament.slug)
     return redirect("judging:console-record", slug=access.tournament.slug, record_id=record.pk)
 

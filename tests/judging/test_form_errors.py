@@ -34,3 +34,43 @@ def test_an_undo_without_a_fit_reason_shows_the_card_with_the_error(judge, desk,
     assert record.revocation_requested is False
     assert PenaltyChange.objects.count() == changes
     assert PenaltyRecord.objects.count() == 1
+
+
+@pytest.fixture
+def head(client, desk):
+    client.force_login(desk.head)
+    return client
+
+
+def test_a_revocation_without_a_reason_shows_the_record_with_the_error(head, desk):
+    record = desk.issue(0, "1.4", "between_matches")
+    changes = PenaltyChange.objects.count()
+
+    response = head.post(
+        reverse("judging:console-act", args=[desk.tournament.slug, record.pk, "revoke"]),
+        {"reason": ""},
+    )
+
+    record.refresh_from_db()
+    assert response.status_code == 200
+    assert response.context["reason_forms"]["revoke"].errors == {
+        "reason": ["Укажите причину решения."]
+    }
+    assert response.context["reason_forms"]["amend"].errors == {}
+    assert (record.status, PenaltyChange.objects.count()) == ("in_force", changes)
+
+
+def test_an_amendment_without_a_penalty_shows_the_form_with_the_error(head, desk):
+    record = desk.issue(0, "1.4", "between_matches")
+    changes = PenaltyChange.objects.count()
+
+    response = head.post(
+        reverse("judging:console-act", args=[desk.tournament.slug, record.pk, "amend"]),
+        {"to_rank": "", "reason": "ошибка"},
+    )
+
+    record.refresh_from_db()
+    assert response.status_code == 200
+    assert list(response.context["amend_form"].errors) == ["to_rank"]
+    assert response.context["reason_forms"]["amend"].errors == {}
+    assert (record.rank, PenaltyChange.objects.count()) == (record.issued_rank, changes)

@@ -127,3 +127,29 @@ def test_only_two_different_players_of_the_draft_are_swapped(desk):
         first=desk.players[0].pk,
         second=desk.players[0].pk,
     )
+
+
+def test_a_draft_whose_player_is_gone_is_not_published(desk):
+    services.draft_next_round(tournament=desk.tournament, seed=1)
+    desk.players[3].delete()
+
+    refused("stale_draft", services.publish_draft, tournament=desk.tournament)
+
+
+def test_a_waiting_game_loss_needs_the_result_game_by_game(desk):
+    from judging.editions import assign_edition, derive_edition, put_infraction
+    from judging.selectors import edition_for
+
+    edition = derive_edition(base=edition_for(tournament=desk.tournament), slug="x", name="x")
+    put_infraction(edition=edition, code="9.4", name="Тяжёлое", penalties={"amateur": "game_loss"})
+    assign_edition(tournament=desk.tournament, edition=edition)
+    desk.pair((0, 1), (2, 3))
+    desk.issue(0, "9.4", "in_game", deferred=True)
+
+    refused(
+        "enter_games_one_by_one",
+        services.enter_result,
+        match=desk.match_of(0),
+        player1_wins=0,
+        player2_wins=2,
+    )

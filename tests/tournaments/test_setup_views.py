@@ -97,3 +97,13 @@ def test_a_new_login_without_a_password_is_shown_beside_the_field(organiser, des
         ]
     }
     assert Staff.objects.count() == staff_before
+
+
+def test_a_registry_choice_that_is_no_player_id_is_refused(organiser, desk):
+    registrations = desk.tournament.registrations.count()
+
+    response = organiser.post(url("registration-add", desk), {"player": "abc"})
+
+    assert response.status_code == 302
+    assert messages_of(response) == ["Выберите игрока из реестра."]
+    assert desk.tournament.registrations.count() == registrations
