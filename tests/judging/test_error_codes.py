@@ -109,3 +109,17 @@ def test_an_infraction_the_edition_cannot_hold_is_refused(db, fields, code):
         edition=edition,
         **{"penalties": {"amateur": "caution"}, **fields},
     )
+
+
+def test_an_infraction_opening_an_unnamed_section_needs_its_name(desk):
+    error = refused(
+        "section_name_required",
+        editions.add_tournament_infraction,
+        tournament=desk.tournament,
+        code="4.1",
+        name="Новое",
+        availability="any",
+        penalties={"amateur": "caution"},
+    )
+
+    assert "4" in str(error.message)
