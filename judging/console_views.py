@@ -83,7 +83,10 @@ def _record_context(
     amend_form: AmendForm | None = None,
 ) -> dict[str, object]:
     """The record page; after a refused decision, that decision's forms with their errors."""
-    reason_forms = {name: ReasonForm() for name in ("decline", "amend", "revoke", "keep")}
+    # One form per card, each with its own ids, so that no two fields share an id.
+    reason_forms = {
+        name: ReasonForm(auto_id=f"id_{name}_%s") for name in ("decline", "amend", "revoke", "keep")
+    }
     if reason_form is not None:
         reason_forms[action] = reason_form
     return {
@@ -150,6 +153,10 @@ def console_act(request: DeskRequest, access: Access, record_id: int, action: st
         if not reason_form.is_valid():
             raise DomainError("bad_reason", form_message(reason_form))
         if action == "confirm":
+            if Rank(record.rank).disqualifies and request.POST.get("effects_seen") != "1":
+                # A disqualification or above is confirmed in a second, deliberate step that
+                # says what it does.
+                return _confirm_step(request, access, record, text)
             services.confirm_request(record=record, head_judge=request.user, reason=text)
             done = _("Confirmed: the penalty is in force.")
         elif action == "decline":
@@ -184,6 +191,41 @@ def console_act(request: DeskRequest, access: Access, record_id: int, action: st
     if from_console:
         return redirect("judging:console", slug=access.tournament.slug)
     return redirect("judging:console-record", slug=access.tournament.slug, record_id=record.pk)
+
+
+def _confirm_step(
+    request: HttpRequest, access: Access, record: PenaltyRecord, reason: str
+) -> HttpResponse:
+    rank = Rank(record.rank)
+    name = record.registration.player.name
+    effects = [
+        _("%(player)s leaves the tournament at once and is not paired again.") % {"player": name},
+        _("A match of theirs in progress is lost; finished results and points stay."),
+        _("They receive no further penalties in this tournament."),
+    ]
+    if rank.takes_prize:
+        effects.append(_("They get no prize; the judge report names it."))
+    else:
+        effects.append(_("They keep the right to the prizes of the place they finish in."))
+    if rank == Rank.SUSPENSION:
+        effects.append(
+            _(
+                "Their membership is suspended; the game coordinator sets its length later, and "
+                "until then they cannot be registered for another official tournament."
+            )
+        )
+    return render(
+        request,
+        "judging/console_confirm.html",
+        {
+            "access": access,
+            "tournament": access.tournament,
+            "record": record,
+            "effects": effects,
+            "reason": reason,
+            "next": request.POST.get("next", ""),
+        },
+    )
 
 
 @staff_view()

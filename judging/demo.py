@@ -138,6 +138,10 @@ def _play_demo_rounds(
     results = random.Random(DEMO_SEED)
 
     def issue(first_name: str, code: str, moment: str, by: User) -> None:
+        match = tournament_selectors.current_match(registration=players[first_name])
+        if moment == "in_game" and (match is None or match.is_bye or match.has_ended):
+            # The Swiss pairing decides who sits out with a bye; that player is between matches.
+            moment = "between_matches"
         services.issue_penalty(
             registration=players[first_name],
             infraction_code=code,

@@ -18,7 +18,7 @@ import io
 import re
 import uuid
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.db.models import Count, QuerySet
@@ -43,6 +43,7 @@ from tournaments.models import (
     Format,
     Level,
     Registration,
+    ResultCorrection,
     Round,
     Staff,
     StaffRole,
@@ -183,6 +184,7 @@ class Report:
     by_infraction: list[CountRow]
     by_rank: list[CountRow]
     total_in_force: int
+    result_corrections: list[ResultCorrection] = field(default_factory=list)
 
 
 def person_name(*, username: str | None, first_name: str = "", last_name: str = "") -> str:
@@ -213,6 +215,7 @@ def build_report(*, tournament: Tournament) -> Report:
         by_infraction=counts_by_infraction(tournament=tournament),
         by_rank=counts_by_rank(tournament=tournament),
         total_in_force=_in_force(tournament).count(),
+        result_corrections=tournament_selectors.result_corrections(tournament=tournament),
     )
 
 

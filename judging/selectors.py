@@ -201,7 +201,9 @@ def infraction_sections(*, infractions: list[Infraction]) -> list[tuple[str, lis
     """Infractions grouped by their section, as the guideline lists them."""
     sections: dict[str, list[Infraction]] = {}
     for infraction in infractions:
-        title = f"{infraction.section}. {infraction.section_name}".strip(". ")
+        # An added infraction's section may have no name: it still gets a readable title.
+        name = infraction.section_name or _("Section %(number)s") % {"number": infraction.section}
+        title = f"{infraction.section}. {name}" if infraction.section_name else name
         sections.setdefault(title, []).append(infraction)
     return list(sections.items())
 

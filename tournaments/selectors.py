@@ -10,6 +10,7 @@ from tournaments.models import (
     Match,
     Registration,
     RegistrationStatus,
+    ResultCorrection,
     Round,
     RoundDraft,
     Staff,
@@ -254,3 +255,29 @@ def pairings_by_name(*, round_: Round) -> list[NameRow]:
         if second is not None:
             rows.append(NameRow(second, match.table, match.player1.player.name))
     return sorted(rows, key=lambda row: row.name.casefold())
+
+
+def match_detail(*, match_id: int) -> Match:
+    """One match with its players, games and corrections, for the table's result screen."""
+    return (
+        Match.objects.select_related("round__tournament", "player1__player", "player2__player")
+        .prefetch_related(
+            Prefetch("games", queryset=Game.objects.select_related("winner__player")),
+            Prefetch(
+                "corrections",
+                queryset=ResultCorrection.objects.select_related("corrected_by"),
+            ),
+        )
+        .get(pk=match_id)
+    )
+
+
+def result_corrections(*, tournament: Tournament) -> list[ResultCorrection]:
+    """Every result correction of the tournament, in the order they were made (for the report)."""
+    return list(
+        ResultCorrection.objects.filter(match__round__tournament=tournament)
+        .select_related(
+            "match__round", "match__player1__player", "match__player2__player", "corrected_by"
+        )
+        .order_by("corrected_at", "id")
+    )

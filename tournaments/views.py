@@ -21,6 +21,8 @@ from players.models import Player, search_text
 from tournaments import selectors, services
 from tournaments.access import RESULT_KEEPERS, Access, staff_view
 from tournaments.forms import (
+    CorrectionForm,
+    GameForm,
     ImportForm,
     NewTournamentForm,
     PlayerForm,
@@ -43,6 +45,7 @@ from tournaments.permissions import may_organise
 from tournaments.player_import import import_players
 
 ORGANISER = StaffRole.ORGANISER
+CORRECTORS = (StaffRole.ORGANISER, StaffRole.HEAD_JUDGE)
 
 
 def _require_organiser_permission(request: DeskRequest) -> None:
@@ -370,6 +373,9 @@ def match_result(request: DeskRequest, access: Access, match_id: int) -> HttpRes
             draws=form.cleaned_data["draws"] or 0,
         )
     except DomainError as error:
+        if error.code == "enter_games_one_by_one" and not request.htmx:
+            messages.error(request, str(error.message))
+            return redirect("tournaments:match", slug=access.tournament.slug, match_id=match.pk)
         return _match_row(request, access, match, url, error=error)
     return _match_row(request, access, match, url, notice=_("Result saved."))
 
@@ -398,9 +404,138 @@ def _match_row(
             "tournament": access.tournament,
             "row": row,
             "error": error.message if error else "",
+            "games_one_by_one": bool(error and error.code == "enter_games_one_by_one"),
             "notice": notice,
         },
     )
+
+
+def _get_match(access: Access, match_id: int) -> Match:
+    return get_object_or_404(
+        Match.objects.select_related("round", "player1__player", "player2__player"),
+        pk=match_id,
+        round__tournament=access.tournament,
+        player2__isnull=False,
+    )
+
+
+def _match_context(access: Access, match: Match, **extra: object) -> dict[str, object]:
+    match = selectors.match_detail(match_id=match.pk)
+    games = list(match.games.all())
+    return {
+        "access": access,
+        "tournament": access.tournament,
+        "match": match,
+        "games": games,
+        "corrections": list(match.corrections.all()),
+        "next_game": len(games) + 1,
+        "may_correct": bool(access.roles & set(CORRECTORS)),
+        **extra,
+    }
+
+
+@staff_view()
+def match_detail(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
+    """The table's result screen: its games one by one, and a finished result's correction."""
+    match = _get_match(access, match_id)
+    form = CorrectionForm(
+        initial={
+            "player1_wins": match.player1_wins,
+            "player2_wins": match.player2_wins,
+            "draws": match.draws,
+        }
+    )
+    return render(
+        request, "tournaments/match_detail.html", _match_context(access, match, form=form)
+    )
+
+
+def _match_done(
+    request: DeskRequest,
+    access: Access,
+    match: Match,
+    *,
+    error: DomainError | None = None,
+    notice: str = "",
+    form: CorrectionForm | None = None,
+) -> HttpResponse:
+    if not request.htmx:
+        if error:
+            messages.error(request, str(error.message))
+        else:
+            messages.success(request, notice)
+        return redirect("tournaments:match", slug=access.tournament.slug, match_id=match.pk)
+    match.refresh_from_db()
+    form = form or CorrectionForm(
+        initial={
+            "player1_wins": match.player1_wins,
+            "player2_wins": match.player2_wins,
+            "draws": match.draws,
+        }
+    )
+    context = _match_context(
+        access, match, form=form, error=error.message if error else "", notice=notice
+    )
+    return render(request, "tournaments/match_detail.html#match-result", context)
+
+
+@require_POST
+@staff_view(*RESULT_KEEPERS)
+def match_game(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
+    match = _get_match(access, match_id)
+    form = GameForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise DomainError("bad_game", _("Choose who won the game, or a draw."))
+        choice = form.cleaned_data["winner"]
+        winner = {"player1": match.player1, "player2": match.player2}.get(choice)
+        game = services.record_game(match=match, winner=winner)
+    except DomainError as error:
+        return _match_done(request, access, match, error=error)
+    return _match_done(
+        request, access, match, notice=_("Game %(number)s recorded.") % {"number": game.number}
+    )
+
+
+@require_POST
+@staff_view(*RESULT_KEEPERS)
+def match_time(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
+    match = _get_match(access, match_id)
+    try:
+        services.finish_match(match=match)
+    except DomainError as error:
+        return _match_done(request, access, match, error=error)
+    return _match_done(request, access, match, notice=_("Time called: the match has ended."))
+
+
+@require_POST
+@staff_view(*CORRECTORS)
+def match_correct(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
+    match = _get_match(access, match_id)
+    form = CorrectionForm(request.POST)
+    if not form.is_valid():
+        if request.htmx:
+            return render(
+                request,
+                "tournaments/match_detail.html#match-result",
+                _match_context(access, match, form=form),
+            )
+        error = DomainError("bad_correction", _("Enter the corrected games and the reason."))
+        return _match_done(request, access, match, error=error)
+    data = form.cleaned_data
+    try:
+        services.correct_result(
+            match=match,
+            player1_wins=data["player1_wins"],
+            player2_wins=data["player2_wins"],
+            draws=data["draws"],
+            reason=data["reason"],
+            corrected_by=request.user,
+            lift_penalty_loss=data["lift_penalty_loss"],
+        )
+    except DomainError as error:
+        return _match_done(request, access, match, error=error, form=form)
+    return _match_done(request, access, match, notice=_("Result corrected."))
 
 
 @staff_view()

@@ -74,3 +74,24 @@ def _short_timeouts(page):
     # The app answers in milliseconds; a missing element should fail the test quickly.
     page.set_default_timeout(8000)
     page.set_default_navigation_timeout(15000)
+
+
+AXE = (
+    Path(__file__).resolve().parents[2] / ".ci" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+)
+
+
+def axe_violations(page):
+    """Run axe-core (installed by .ci/run from the npm registry) on the page as it is now and
+    return its violations as "rule: target" lines. Under CI a missing axe fails the run."""
+    if not AXE.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"axe-core is missing at {AXE}: .ci/run installs it with npm")
+        pytest.skip("axe-core is not installed (.ci/run installs it with npm)")
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target.join(' ')).join(', ')}`)"
+    )
+    return violations

@@ -5,6 +5,7 @@
 from tournaments.services.play import (
     add_game,
     close_match,
+    correct_result,
     decided_end,
     draft_next_round,
     end_match,
@@ -35,6 +36,7 @@ __all__ = [
     "add_staff",
     "add_staff_member",
     "close_match",
+    "correct_result",
     "create_tournament",
     "decided_end",
     "draft_next_round",

@@ -9,6 +9,7 @@ of the registered ``lifecycle`` policy.
 import random
 from collections.abc import Sequence
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -22,6 +23,7 @@ from tournaments.models import (
     MatchEnd,
     Registration,
     RegistrationStatus,
+    ResultCorrection,
     Round,
     RoundDraft,
     Tournament,
@@ -254,6 +256,85 @@ def enter_result(*, match: Match, player1_wins: int, player2_wins: int, draws: i
             add_game(match=match, winner=winner, decided_by_penalty=False)
         end_match(match=match, reason=decided_end(match) or MatchEnd.TIME_CALLED)
         return match
+
+
+def correct_result(
+    *,
+    match: Match,
+    player1_wins: int,
+    player2_wins: int,
+    draws: int,
+    reason: str,
+    corrected_by: User,
+    lift_penalty_loss: bool = False,
+) -> ResultCorrection:
+    """Correct a finished match's result with a reason; the standings follow at once.
+
+    The recorded games stay as they were played and the end of the match keeps its moment, so
+    stacking that fired then stands (docs/decisions.md). A match loss by penalty stays unless
+    ``lift_penalty_loss`` says it no longer stands (its record was revoked or amended).
+    """
+    with transaction.atomic():
+        match = _lock_match(match)
+        tournament = match.round.tournament
+        ensure_not_finished(tournament)
+        if match.is_bye:
+            raise DomainError("bye_has_no_games", _("A bye has no games."))
+        if not match.has_ended:
+            raise DomainError(
+                "match_not_ended",
+                _("Only a finished match's result is corrected; record this one's games."),
+            )
+        reason = reason.strip()
+        if not reason:
+            raise DomainError("reason_required", _("Write the reason for the correction."))
+        if min(player1_wins, player2_wins, draws) < 0:
+            raise DomainError("bad_result", _("Games cannot be negative."))
+        if player1_wins + player2_wins + draws > tournament.best_of:
+            raise DomainError(
+                "too_many_games",
+                _("A match has at most %(count)s games.") % {"count": tournament.best_of},
+            )
+        lost1 = match.player1_lost_by_penalty and not lift_penalty_loss
+        lost2 = match.player2_lost_by_penalty and not lift_penalty_loss
+        before = (
+            match.player1_wins,
+            match.player2_wins,
+            match.draws,
+            match.player1_lost_by_penalty,
+            match.player2_lost_by_penalty,
+        )
+        if before == (player1_wins, player2_wins, draws, lost1, lost2):
+            raise DomainError(
+                "result_unchanged", _("This is the result already recorded; nothing to correct.")
+            )
+        correction = ResultCorrection.objects.create(
+            match=match,
+            corrected_by=corrected_by,
+            reason=reason,
+            before_player1_wins=before[0],
+            before_player2_wins=before[1],
+            before_draws=before[2],
+            before_player1_lost_by_penalty=before[3],
+            before_player2_lost_by_penalty=before[4],
+            player1_wins=player1_wins,
+            player2_wins=player2_wins,
+            draws=draws,
+            player1_lost_by_penalty=lost1,
+            player2_lost_by_penalty=lost2,
+        )
+        match.player1_wins, match.player2_wins, match.draws = player1_wins, player2_wins, draws
+        match.player1_lost_by_penalty, match.player2_lost_by_penalty = lost1, lost2
+        match.save(
+            update_fields=[
+                "player1_wins",
+                "player2_wins",
+                "draws",
+                "player1_lost_by_penalty",
+                "player2_lost_by_penalty",
+            ]
+        )
+        return correction
 
 
 def draft_next_round(*, tournament: Tournament, seed: int | None = None) -> RoundDraft:
