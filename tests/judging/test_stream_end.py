@@ -49,11 +49,13 @@ def signed_in(user):
 
 def test_signing_out_ends_the_open_stream(asgi_server):
     desk = Desk.create()
+    # Both sessions before any stream: SQLite's shared in-memory test database refuses a read
+    # while a table is written.
     client = signed_in(desk.head)
+    other = signed_in(desk.head)
     stream = RawStream(
         asgi_server, f"/t/{desk.tournament.slug}/events/", client.cookies["sessionid"].value
     )
-    other = signed_in(desk.head)
     other_stream = RawStream(
         asgi_server, f"/t/{desk.tournament.slug}/events/", other.cookies["sessionid"].value
     )
