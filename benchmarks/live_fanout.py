@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 if TYPE_CHECKING:
-    from tests.factories import Desk
+    from django.contrib.auth.models import User
+
+    from tournaments.models import Registration, Tournament
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -86,24 +88,61 @@ def run(stream_count: int, changes: int) -> None:
     from django.core.management import call_command
     from django.test import Client
 
-    from tests.factories import Desk
-    from tests.servers import asgi_server_thread
+    from config.servers import asgi_server_thread
 
     call_command("migrate", verbosity=0)
-    desk = Desk.create(players=2)
+    tournament, head, players = set_up()
     client = Client()
-    client.force_login(desk.head)
+    client.force_login(head)
     cookie = f"sessionid={client.cookies['sessionid'].value}"
 
     with asgi_server_thread() as (_url, port):
-        measure(desk, cookie, port, stream_count, changes)
+        measure(tournament, head, players, cookie, port, stream_count, changes)
 
 
-def measure(desk: "Desk", cookie: str, port: int, stream_count: int, changes: int) -> None:
+def set_up() -> tuple["Tournament", "User", list["Registration"]]:
+    """A tournament with a head judge and two players, made through the services."""
+    import datetime
+
+    from tournaments import services
+    from tournaments.models import StaffRole
+
+    tag = uuid.uuid4().hex[:8]
+    tournament = services.create_tournament(
+        name=f"Benchmark {tag}",
+        slug=f"benchmark-{tag}",
+        date=datetime.date.today(),
+        level="amateur",
+    )
+    head = services.add_staff_member(
+        tournament=tournament,
+        username=f"head-{tag}",
+        role=StaffRole.HEAD_JUDGE,
+        password=uuid.uuid4().hex,
+    ).user
+    players = [
+        services.register_new_player(
+            tournament=tournament, name=f"Player {n}", membership_id=f"bench-{tag}-{n}"
+        )
+        for n in (1, 2)
+    ]
+    return tournament, head, players
+
+
+def measure(
+    tournament: "Tournament",
+    head: "User",
+    players: list["Registration"],
+    cookie: str,
+    port: int,
+    stream_count: int,
+    changes: int,
+) -> None:
     from judging import services
     from judging.live import hub
+    from judging.models import PenaltyRecord
 
-    path = f"/t/{desk.tournament.slug}/events/"
+    path = f"/t/{tournament.slug}/events/"
     streams = [Stream(port, path, cookie) for _ in range(stream_count)]
     deadline = time.monotonic() + 30
     while hub.stream_count < stream_count or not hub.listening:
@@ -115,10 +154,10 @@ def measure(desk: "Desk", cookie: str, port: int, stream_count: int, changes: in
     for index in range(changes):
         before = [len(stream.arrivals) for stream in streams]
         services.issue_penalty(
-            registration=desk.players[index % 2],
+            registration=players[index % 2],
             infraction_code="1.4",
             moment="between_matches",
-            issued_by=desk.head,
+            issued_by=head,
             client_key=uuid.uuid4(),
         )
         committed = time.perf_counter()  # The service's transaction has committed on return.
@@ -131,8 +170,8 @@ def measure(desk: "Desk", cookie: str, port: int, stream_count: int, changes: in
         time.sleep(0.05)
         # Keep the player below a disqualification, so every change is accepted.
         services.revoke_penalty(
-            record=services.PenaltyRecord.objects.order_by("-id").first(),
-            author=desk.head,
+            record=PenaltyRecord.objects.latest("id"),
+            author=head,
             reason="benchmark",
         )
         time.sleep(0.05)

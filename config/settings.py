@@ -6,6 +6,7 @@ variable is wrong: a venue laptop must not start with half a configuration.
 """
 
 import contextlib
+import datetime
 import os
 import secrets
 import warnings
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -158,6 +160,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "players",
     "tournaments",
     "judging",
@@ -178,6 +181,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "core.inputs.RefuseControlCharacters",
+    "core.headers.PrivatePages",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -202,8 +209,39 @@ WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Django's own Content-Security-Policy: every script, style, image and connection comes from the
+# app itself (no CDN, no inline script or style), and no other site may frame the pages.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+
+# Sign-in throttling (django-axes): the venue's Wi-Fi is shared with the players. Five wrong
+# passwords in a row for one account from one address lock that pair out for 15 minutes (another
+# tablet, or the right person elsewhere, can still sign in); every failure is logged by axes.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "config/locked_out.html"
 
 LANGUAGE_CODE = "ru"
 LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
@@ -231,6 +269,57 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
+
+# --- HTTPS behind a reverse proxy (venue) ---------------------------------------------------------
+# DJANGO_HTTPS=true says the site is served over HTTPS (TLS ends at the proxy in front of uvicorn):
+# secure cookies, HSTS, redirect of plain HTTP, and trust in the proxy's scheme header, each of
+# which its own variable can change. With it off (the laptop on the venue's Wi-Fi) all stay off.
+HTTPS = env_flag("DJANGO_HTTPS", default=False)
+
+
+def _proxy_ssl_header() -> tuple[str, str] | None:
+    raw = os.environ.get("DJANGO_PROXY_SSL_HEADER")
+    name = ("X-Forwarded-Proto" if HTTPS else "") if raw is None else raw.strip()
+    if name == "" or name.lower() == "none":
+        return None
+    if not all(char.isalnum() or char == "-" for char in name):
+        raise ImproperlyConfigured(
+            f"DJANGO_PROXY_SSL_HEADER must be a header name like X-Forwarded-Proto, not {raw!r}."
+        )
+    return ("HTTP_" + name.upper().replace("-", "_"), "https")
+
+
+def _hsts_seconds() -> int:
+    raw = os.environ.get("DJANGO_HSTS_SECONDS", "").strip()
+    if not raw:
+        return 31_536_000 if HTTPS else 0
+    if not raw.isdigit():
+        raise ImproperlyConfigured(f"DJANGO_HSTS_SECONDS must be a whole number, not {raw!r}.")
+    return int(raw)
+
+
+def _trusted_origins() -> list[str]:
+    origins = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+    for origin in origins:
+        if not origin.startswith(("https://", "http://")):
+            raise ImproperlyConfigured(
+                "DJANGO_CSRF_TRUSTED_ORIGINS must list origins like https://desk.example.org, "
+                f"not {origin!r}."
+            )
+    return origins
+
+
+SECURE_PROXY_SSL_HEADER = _proxy_ssl_header()
+CSRF_TRUSTED_ORIGINS = _trusted_origins()
+SESSION_COOKIE_SECURE = env_flag("DJANGO_SECURE_COOKIES", default=HTTPS)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_SSL_REDIRECT = env_flag("DJANGO_SSL_REDIRECT", default=HTTPS)
+# A monitor on the machine itself asks for the health over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = _hsts_seconds()
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=HTTPS)
+SECURE_HSTS_PRELOAD = env_flag("DJANGO_HSTS_PRELOAD", default=HTTPS)
+# --- end of the HTTPS block -----------------------------------------------------------------------
 
 # --- Logging (venue) ------------------------------------------------------------------------------
 # Errors with their tracebacks go to the console and to a rotating file in the data folder, every

@@ -4,9 +4,11 @@ from django.urls import include, path
 from django.views.i18n import set_language
 
 from config import views
+from operations.health import healthz
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("healthz", healthz, name="healthz"),
     path(
         "login/",
         auth_views.LoginView.as_view(

@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from core.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
 from judging.models import (
     GuidelineEdition,
     Infraction,
@@ -9,19 +10,19 @@ from judging.models import (
 )
 
 
-class InfractionInline(admin.StackedInline):
+class InfractionInline(ReadOnlyTabularInline):
     model = Infraction
-    extra = 1
+    fields = ["code", "name", "availability"]
 
 
 @admin.register(GuidelineEdition)
-class GuidelineEditionAdmin(admin.ModelAdmin):
+class GuidelineEditionAdmin(ReadOnlyModelAdmin):
     list_display = ["name", "slug", "based_on"]
     inlines = [InfractionInline]
 
 
 @admin.register(Infraction)
-class InfractionAdmin(admin.ModelAdmin):
+class InfractionAdmin(ReadOnlyModelAdmin):
     list_display = [
         "code",
         "name",
@@ -34,32 +35,15 @@ class InfractionAdmin(admin.ModelAdmin):
     list_filter = ["edition", "availability"]
 
 
-admin.site.register(TournamentGuideline)
+admin.site.register(TournamentGuideline, ReadOnlyModelAdmin)
 
 
-class PenaltyChangeInline(admin.TabularInline):
+class PenaltyChangeInline(ReadOnlyTabularInline):
     model = PenaltyChange
-    extra = 0
-    can_delete = False
-    readonly_fields = [field.name for field in PenaltyChange._meta.fields]
-
-    def has_add_permission(self, request: object, obj: object = None) -> bool:
-        return False
 
 
 @admin.register(PenaltyRecord)
-class PenaltyRecordAdmin(admin.ModelAdmin):
-    """Read-only: penalties are written by the judging services, never by hand."""
-
+class PenaltyRecordAdmin(ReadOnlyModelAdmin):
     list_display = ["registration", "infraction", "rank", "because", "status", "issued_at"]
     list_filter = ["tournament", "status", "rank"]
     inlines = [PenaltyChangeInline]
-
-    def has_add_permission(self, request: object) -> bool:
-        return False
-
-    def has_change_permission(self, request: object, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: object, obj: object = None) -> bool:
-        return False

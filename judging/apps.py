@@ -14,3 +14,13 @@ class JudgingConfig(AppConfig):
         from tournaments import lifecycle
 
         lifecycle.register_policy(JudgingMatchPolicy())
+
+        # Live streams end with their session and with their owner's staff membership.
+        from django.contrib.auth.signals import user_logged_out
+        from django.db.models.signals import post_delete
+
+        from judging import live
+        from tournaments.models import Staff
+
+        user_logged_out.connect(live.on_signed_out, dispatch_uid="live-signed-out")
+        post_delete.connect(live.on_staff_removed, sender=Staff, dispatch_uid="live-staff-removed")

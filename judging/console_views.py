@@ -1,18 +1,25 @@
 """The head judge's console: the live penalty log, the requests queue, amendments, the player page,
 and the event stream that keeps every open page current."""
 
+import datetime
+from collections.abc import Iterable, Mapping
+
 from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import connections
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
 
+from core.errors import DomainError
+from core.http import DeskRequest
 from core.inputs import form_message
 from judging import live, selectors, services
 from judging.forms import AmendForm, ConsoleReasonForm, LogFilterForm, ReasonForm
@@ -20,14 +27,13 @@ from judging.models import PenaltyRecord
 from judging.penalties import Rank
 from players.selectors import suspension_in_force
 from tournaments.access import Access, staff_view, tournament_access
-from tournaments.errors import DomainError
 from tournaments.models import Registration, StaffRole
 
 HEAD = StaffRole.HEAD_JUDGE
 LOG_PAGE_SIZE = 100
 
 
-def _log_context(request: HttpRequest, access: Access) -> dict[str, object]:
+def _log_context(request: DeskRequest, access: Access) -> dict[str, object]:
     tournament = access.tournament
     form = LogFilterForm(request.GET or None, tournament=tournament)
     filters = form.filters() if form.is_valid() else selectors.LogFilters()
@@ -45,8 +51,9 @@ def _log_context(request: HttpRequest, access: Access) -> dict[str, object]:
     }
 
 
+@vary_on_headers("HX-Request")
 @staff_view(HEAD)
-def console(request: HttpRequest, access: Access) -> HttpResponse:
+def console(request: DeskRequest, access: Access) -> HttpResponse:
     context = _log_context(request, access)
     fragment = request.GET.get("fragment")
     if request.htmx and fragment == "penalty-log":
@@ -69,22 +76,65 @@ def _record(access: Access, record_id: int) -> PenaltyRecord:
 
 
 @staff_view(HEAD)
-def console_record(request: HttpRequest, access: Access, record_id: int) -> HttpResponse:
+def console_record(request: DeskRequest, access: Access, record_id: int) -> HttpResponse:
     record = _record(access, record_id)
-    return render(
-        request,
-        "judging/console_record.html",
-        {
-            "access": access,
-            "tournament": access.tournament,
-            "record": record,
-            "history": selectors.record_history(record=record),
-            "dependents": services.dependents_of(record),
-            "amend_form": AmendForm(initial={"to_rank": record.rank}, tournament=access.tournament),
-            "reason_form": ReasonForm(),
-            "live": live.streams_available(request),
-        },
+    return render(request, "judging/console_record.html", _record_context(request, access, record))
+
+
+def _record_context(
+    request: DeskRequest,
+    access: Access,
+    record: PenaltyRecord,
+    *,
+    action: str = "",
+    reason_form: ReasonForm | None = None,
+    amend_form: AmendForm | None = None,
+) -> dict[str, object]:
+    """The record page; after a refused decision, that decision's forms with their errors."""
+    # One form per card, each with its own ids, so that no two fields share an id.
+    reason_forms = {
+        name: ReasonForm(auto_id=f"id_{name}_%s") for name in ("decline", "amend", "revoke", "keep")
+    }
+    if reason_form is not None:
+        reason_forms[action] = reason_form
+    return {
+        "access": access,
+        "tournament": access.tournament,
+        "record": record,
+        "history": selectors.record_history(record=record),
+        "dependents": services.dependents_of(record),
+        "amend_form": amend_form
+        or AmendForm(initial={"to_rank": record.rank}, tournament=access.tournament),
+        "reason_forms": reason_forms,
+        "live": live.streams_available(request),
+    }
+
+
+def _form_refused(
+    request: DeskRequest,
+    access: Access,
+    record: PenaltyRecord,
+    action: str,
+    errors: Mapping[str, Iterable[object]],
+) -> HttpResponse:
+    """The record page again at status 200, the decision's form showing what was wrong."""
+    reason_form = ReasonForm(request.POST)
+    amend_form = (
+        AmendForm(request.POST, tournament=access.tournament) if action == "amend" else None
     )
+    for form in (reason_form, amend_form):
+        if form is not None:
+            form.is_valid()
+            form.errors.clear()
+            for field, messages_ in errors.items():
+                if field in form.fields:
+                    for message in messages_:
+                        form.add_error(field, str(message))
+    record = _record(access, record.pk)
+    context = _record_context(
+        request, access, record, action=action, reason_form=reason_form, amend_form=amend_form
+    )
+    return render(request, "judging/console_record.html", context)
 
 
 ACTIONS = {"confirm", "decline", "amend", "revoke", "keep"}
@@ -92,17 +142,29 @@ ACTIONS = {"confirm", "decline", "amend", "revoke", "keep"}
 
 @require_POST
 @staff_view(HEAD)
-def console_act(request: HttpRequest, access: Access, record_id: int, action: str) -> HttpResponse:
+def console_act(request: DeskRequest, access: Access, record_id: int, action: str) -> HttpResponse:
     """Confirm or decline a request, amend or revoke a penalty, keep one a judge asked to revoke."""
     if action not in ACTIONS:
         raise Http404
     record = get_object_or_404(PenaltyRecord, pk=record_id, tournament=access.tournament)
+    from_console = request.POST.get("next") == "console"
     reason_form = ConsoleReasonForm(request.POST)
+    amend_form = AmendForm(request.POST, tournament=access.tournament)
+    invalid: dict[str, Iterable[object]] = {
+        **(reason_form.errors if not reason_form.is_valid() else {}),
+        **(amend_form.errors if action == "amend" and not amend_form.is_valid() else {}),
+    }
+    if invalid and not from_console and action != "confirm":
+        return _form_refused(request, access, record, action, invalid)
     text = reason_form.cleaned_data["reason"] if reason_form.is_valid() else ""
     try:
         if not reason_form.is_valid():
             raise DomainError("bad_reason", form_message(reason_form))
         if action == "confirm":
+            if Rank(record.rank).disqualifies and request.POST.get("effects_seen") != "1":
+                # A disqualification or above is confirmed in a second, deliberate step that
+                # says what it does.
+                return _confirm_step(request, access, record, text)
             services.confirm_request(record=record, head_judge=request.user, reason=text)
             done = _("Confirmed: the penalty is in force.")
         elif action == "decline":
@@ -115,12 +177,11 @@ def console_act(request: HttpRequest, access: Access, record_id: int, action: st
             services.decline_revocation(record=record, head_judge=request.user, reason=text)
             done = _("The penalty stays in force.")
         else:
-            form = AmendForm(request.POST, tournament=access.tournament)
-            if not form.is_valid():
+            if not amend_form.is_valid():
                 raise DomainError("bad_penalty", _("Choose the penalty."))
             outcome = services.amend_penalty(
                 record=record,
-                to_rank=Rank(form.cleaned_data["to_rank"]),
+                to_rank=Rank(amend_form.cleaned_data["to_rank"]),
                 author=request.user,
                 reason=text,
             )
@@ -130,16 +191,53 @@ def console_act(request: HttpRequest, access: Access, record_id: int, action: st
                     "Later records were based on this one; check them: %(records)s."
                 ) % {"records": ", ".join(f"#{later.pk}" for later in outcome.dependents)}
     except DomainError as error:
+        if error.field is not None and not from_console and action != "confirm":
+            return _form_refused(request, access, record, action, {error.field: [error.message]})
         messages.error(request, str(error.message))
     else:
         messages.success(request, done)
-    if request.POST.get("next") == "console":
+    if from_console:
         return redirect("judging:console", slug=access.tournament.slug)
     return redirect("judging:console-record", slug=access.tournament.slug, record_id=record.pk)
 
 
+def _confirm_step(
+    request: HttpRequest, access: Access, record: PenaltyRecord, reason: str
+) -> HttpResponse:
+    rank = Rank(record.rank)
+    name = record.registration.player.name
+    effects = [
+        _("%(player)s leaves the tournament at once and is not paired again.") % {"player": name},
+        _("A match of theirs in progress is lost; finished results and points stay."),
+        _("They receive no further penalties in this tournament."),
+    ]
+    if rank.takes_prize:
+        effects.append(_("They get no prize; the judge report names it."))
+    else:
+        effects.append(_("They keep the right to the prizes of the place they finish in."))
+    if rank == Rank.SUSPENSION:
+        effects.append(
+            _(
+                "Their membership is suspended; the game coordinator sets its length later, and "
+                "until then they cannot be registered for another official tournament."
+            )
+        )
+    return render(
+        request,
+        "judging/console_confirm.html",
+        {
+            "access": access,
+            "tournament": access.tournament,
+            "record": record,
+            "effects": effects,
+            "reason": reason,
+            "next": request.POST.get("next", ""),
+        },
+    )
+
+
 @staff_view()
-def player_page(request: HttpRequest, access: Access, registration_id: int) -> HttpResponse:
+def player_page(request: DeskRequest, access: Access, registration_id: int) -> HttpResponse:
     registration = get_object_or_404(
         Registration.objects.select_related("player"),
         pk=registration_id,
@@ -164,13 +262,14 @@ def player_page(request: HttpRequest, access: Access, registration_id: int) -> H
     )
 
 
-def _stream_access(request: HttpRequest, slug: str) -> Access:
+def _stream_access(request: HttpRequest, slug: str) -> tuple[Access, datetime.datetime]:
     """Check the user once, then give the database connection back: a stream stays open for
-    hours, and a hundred tablets must not hold a hundred idle connections."""
+    hours, and a hundred tablets must not hold a hundred idle connections. Also when the
+    session expires, at which the stream ends."""
     try:
         if not request.user.is_authenticated:
             raise PermissionDenied
-        return tournament_access(request, slug, ())
+        return tournament_access(request, slug, ()), request.session.get_expiry_date()
     finally:
         if live.streams_available(request):
             # Only a held stream gives it back (to the pool, or closed); a polled answer (WSGI)
@@ -180,13 +279,19 @@ def _stream_access(request: HttpRequest, slug: str) -> Access:
                     conn.close()
 
 
-async def events(request: HttpRequest, slug: str) -> HttpResponse:
+async def events(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The server-sent-event stream of one tournament, for every member of its staff."""
-    access = await sync_to_async(_stream_access)(request, slug)
+    access, expires_at = await sync_to_async(_stream_access)(request, slug)
     if not live.streams_available(request):
         return HttpResponse(status=204)  # Without an ASGI server the pages poll instead.
     response = StreamingHttpResponse(
-        live.event_stream(access.tournament.pk, request.headers.get("Last-Event-ID")),
+        live.event_stream(
+            access.tournament.pk,
+            request.headers.get("Last-Event-ID"),
+            user_id=request.user.pk,
+            session_key=request.session.session_key,
+            expires_at=expires_at,
+        ),
         content_type="text/event-stream",
     )
     response["Cache-Control"] = "no-cache"

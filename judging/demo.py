@@ -8,7 +8,7 @@ import random
 import uuid
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from judging import editions, services
@@ -57,9 +57,9 @@ DEMO_PLAYERS = [
 DEMO_SEED = 2026
 
 
-def ensure_demo_users() -> dict[str, AbstractBaseUser]:
+def ensure_demo_users() -> dict[str, User]:
     users = get_user_model().objects
-    made: dict[str, AbstractBaseUser] = {}
+    made: dict[str, User] = {}
     for username, (full_name, role) in DEMO_USERS.items():
         user, created = users.get_or_create(username=username)
         if created:
@@ -132,12 +132,16 @@ def _play_demo_rounds(
     tournament: Tournament,
     players: dict[str, Registration],
     *,
-    head: AbstractBaseUser,
-    judge: AbstractBaseUser,
+    head: User,
+    judge: User,
 ) -> None:
     results = random.Random(DEMO_SEED)
 
-    def issue(first_name: str, code: str, moment: str, by: AbstractBaseUser) -> None:
+    def issue(first_name: str, code: str, moment: str, by: User) -> None:
+        match = tournament_selectors.current_match(registration=players[first_name])
+        if moment == "in_game" and (match is None or match.is_bye or match.has_ended):
+            # The Swiss pairing decides who sits out with a bye; that player is between matches.
+            moment = "between_matches"
         services.issue_penalty(
             registration=players[first_name],
             infraction_code=code,

@@ -13,9 +13,10 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from core.errors import DomainError
 from judging.models import Availability, GuidelineEdition, Infraction, TournamentGuideline
 from judging.penalties import Rank
-from tournaments.errors import DomainError
+from judging.selectors import edition_for
 from tournaments.models import Level, Tournament
 
 SHIPPED_EDITION_FILE = Path(__file__).resolve().parent / "data" / "guideline_edition.json"
@@ -182,3 +183,44 @@ def assign_edition(*, tournament: Tournament, edition: GuidelineEdition) -> None
     TournamentGuideline.objects.update_or_create(
         tournament=tournament, defaults={"edition": edition}
     )
+
+
+def add_tournament_infraction(
+    *,
+    tournament: Tournament,
+    code: str,
+    name: str,
+    availability: str,
+    penalties: Mapping[str, str | None],
+    section_name: str = "",
+) -> Infraction:
+    """Add an infraction to the tournament's own edition, made from the shared one the first time,
+    so that a change here never reaches another tournament."""
+    with transaction.atomic():
+        if not TournamentGuideline.objects.filter(tournament=tournament).exists():
+            shared = edition_for(tournament=tournament)
+            own = derive_edition(
+                base=shared,
+                slug=f"{shared.slug}-{tournament.slug}"[:120],
+                name=f"{shared.name} · {tournament.name}"[:200],
+            )
+            assign_edition(tournament=tournament, edition=own)
+        edition = edition_for(tournament=tournament)
+        code = code.strip()
+        if Infraction.objects.filter(edition=edition, code=code).exists():
+            # Changing an infraction during an event would change what later records mean.
+            raise DomainError(
+                "infraction_exists",
+                _("Infraction %(code)s is already in this guideline; choose a new code.")
+                % {"code": code},
+                field="code",
+            )
+        ensure_section_named(edition=edition, code=code, section_name=section_name)
+        return put_infraction(
+            edition=edition,
+            code=code,
+            name=name,
+            section_name=section_name,
+            availability=availability,
+            penalties=penalties,
+        )

@@ -1,13 +1,21 @@
 """Forms of the judges' screens: they check the shape of the input; the services rule."""
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from core.inputs import IdField
+from core.people import display_name
 from judging.models import Availability, RecordStatus
 from judging.penalties import Moment, Rank
 from judging.selectors import LogFilters
+<<<<<<< HEAD
 from tournaments.models import Level, Staff, StaffRole, Tournament
+=======
+from judging.services.guards import REASON_MAX_LENGTH, may_suspend
+from tournaments.models import Registration, Staff, StaffRole, Tournament
+>>>>>>> main
 
 
 class InfractionForm(forms.Form):
@@ -31,9 +39,6 @@ class InfractionForm(forms.Form):
             self.add_error("sub_item", _("This sub-item belongs to another infraction."))
         data["sub_item_letter"] = letter if code == data.get("infraction") else ""
         return data
-
-
-REASON_MAX_LENGTH = 2000
 
 
 class ReasonForm(forms.Form):
@@ -60,11 +65,11 @@ class ConsoleReasonForm(forms.Form):
 class AmendForm(forms.Form):
     to_rank = forms.TypedChoiceField(label=_("New penalty"), coerce=int, choices=Rank.choices)
 
-    def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if tournament.level == Level.AMATEUR or not tournament.head_judge_is_official:
+        if not may_suspend(tournament, StaffRole.HEAD_JUDGE):
             # Suspension is out of reach here (rules.md §4): do not offer it.
-            self.fields["to_rank"].choices = [
+            _choice_field(self, "to_rank").choices = [
                 choice for choice in Rank.choices if choice[0] != Rank.SUSPENSION
             ]
 
@@ -87,17 +92,25 @@ class LogFilterForm(forms.Form):
         label=_("Status"), required=False, choices=[("", "—"), *RecordStatus.choices]
     )
 
-    def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         rounds = tournament.rounds.values_list("number", flat=True)
-        self.fields["round"].choices = [("", "—"), *((n, n) for n in rounds)]
+        _choice_field(self, "round").choices = [("", "—"), *((n, n) for n in rounds)]
         judges = Staff.objects.filter(
             tournament=tournament, role__in=[StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE]
         ).select_related("user")
-        self.fields["judge"].choices = [
+        _choice_field(self, "judge").choices = [
             ("", "—"),
-            *sorted({(s.user_id, s.user.get_full_name() or s.user.username) for s in judges}),
+            *sorted({(s.user_id, display_name(s.user)) for s in judges}),
         ]
+<<<<<<< HEAD
+=======
+        players = Registration.objects.filter(tournament=tournament).select_related("player")
+        _choice_field(self, "player").choices = [
+            ("", "—"),
+            *((r.pk, r.player.name) for r in players.order_by("player__name")),
+        ]
+>>>>>>> main
 
     def filters(self) -> LogFilters:
         data = self.cleaned_data
@@ -141,3 +154,9 @@ class InfractionDataForm(forms.Form):
         if not any(data.get(level) for level in ("amateur", "professional", "highest")):
             raise forms.ValidationError(_("Give a penalty for at least one level."))
         return data
+
+
+def _choice_field(form: forms.Form, name: str) -> forms.ChoiceField:
+    field = form.fields[name]
+    assert isinstance(field, forms.ChoiceField)  # the form declares it so
+    return field

@@ -2,20 +2,22 @@
 edition does not know (sections 2–5 and the rest of 6, rules.md §3)."""
 
 from django.contrib import messages
-from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from core.errors import DomainError
+from core.http import DeskRequest
 from judging import editions, selectors
 from judging.forms import InfractionDataForm
-from judging.models import Infraction, TournamentGuideline
+from judging.models import Infraction
 from tournaments.access import Access, staff_view
-from tournaments.errors import DomainError
+
+LEVELS = ("amateur", "professional", "highest")
 
 
 @staff_view()
-def guideline(request: HttpRequest, access: Access) -> HttpResponse:
+def guideline(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
     may_edit = access.reads_report  # the organiser and the head judge
     form = InfractionDataForm(request.POST or None)
@@ -25,9 +27,17 @@ def guideline(request: HttpRequest, access: Access) -> HttpResponse:
             return redirect("judging:guideline", slug=tournament.slug)
         if form.is_valid():
             try:
-                infraction = _add_infraction(access, form.cleaned_data)
+                data = form.cleaned_data
+                infraction = editions.add_tournament_infraction(
+                    tournament=tournament,
+                    code=data["code"],
+                    name=data["name"],
+                    availability=data["availability"],
+                    penalties={level: data[level] or None for level in LEVELS},
+                    section_name=data.get("section_name") or "",
+                )
             except DomainError as error:
-                form.add_error(None, str(error.message))
+                form.add_error(error.field, str(error.message))
             else:
                 messages.success(
                     request,
@@ -54,41 +64,3 @@ def guideline(request: HttpRequest, access: Access) -> HttpResponse:
             "may_edit": may_edit,
         },
     )
-
-
-def _add_infraction(access: Access, data: dict[str, object]) -> Infraction:
-    """Add to the tournament's own edition, made from the shared one the first time, so that a
-    change here never reaches another tournament."""
-    tournament = access.tournament
-    with transaction.atomic():
-        if not TournamentGuideline.objects.filter(tournament=tournament).exists():
-            shared = selectors.edition_for(tournament=tournament)
-            own = editions.derive_edition(
-                base=shared,
-                slug=f"{shared.slug}-{tournament.slug}"[:120],
-                name=f"{shared.name} · {tournament.name}"[:200],
-            )
-            editions.assign_edition(tournament=tournament, edition=own)
-        edition = selectors.edition_for(tournament=tournament)
-        code = str(data["code"])
-        if Infraction.objects.filter(edition=edition, code=code).exists():
-            # Changing an infraction during an event would change what later records mean.
-            raise DomainError(
-                "infraction_exists",
-                _("Infraction %(code)s is already in this guideline; choose a new code.")
-                % {"code": code},
-            )
-        section_name = str(data.get("section_name") or "")
-        editions.ensure_section_named(edition=edition, code=code, section_name=section_name)
-        return editions.put_infraction(
-            edition=edition,
-            code=code,
-            name=str(data["name"]),
-            section_name=section_name,
-            availability=str(data["availability"]),
-            penalties={
-                "amateur": data["amateur"] or None,
-                "professional": data["professional"] or None,
-                "highest": data["highest"] or None,
-            },
-        )

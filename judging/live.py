@@ -13,20 +13,24 @@ served without an ASGI server (``runserver``, WSGI) cannot hold a stream and pol
 
 import asyncio
 import contextlib
+import datetime
 import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator
+from typing import Any
 
 import psycopg
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection, transaction
 from django.http import HttpRequest
+from django.utils import timezone
 
 logger = logging.getLogger(__name__)
 
 CHANNEL = "judging_desk"
 EVENT = "penalty-changed"
+END = "end:"
 HEARTBEAT_SECONDS = 15.0
 RECONNECT_SECONDS = 1.0
 
@@ -40,9 +44,38 @@ def _notifies_across_processes() -> bool:
     return connection.vendor == "postgresql"
 
 
+def end_streams_of_session(session_key: str) -> None:
+    """The session has ended (signed out): its open streams end too, in every process."""
+    _send(f"{END}session:{session_key}")
+
+
+def end_streams_of_staff(*, tournament_id: int, user_id: int) -> None:
+    """A staff membership was removed: that person's streams of the tournament end; a page that
+    reconnects is checked again and still gets its stream if another role remains."""
+    _send(f"{END}staff:{tournament_id}:{user_id}")
+
+
+def on_signed_out(sender: object, request: HttpRequest | None, **kwargs: object) -> None:
+    """``user_logged_out``: the session's streams end with it."""
+    key = request.session.session_key if request is not None else None
+    if key:
+        end_streams_of_session(key)
+
+
+def on_staff_removed(sender: object, instance: object, **kwargs: object) -> None:
+    """``post_delete`` of a staff membership."""
+    end_streams_of_staff(
+        tournament_id=instance.tournament_id,  # type: ignore[attr-defined]
+        user_id=instance.user_id,  # type: ignore[attr-defined]
+    )
+
+
 def publish(*, tournament_id: int, version: int) -> None:
     """Announce a change, delivered only when the surrounding transaction commits."""
-    payload = f"{tournament_id}:{version}"
+    _send(f"{tournament_id}:{version}")
+
+
+def _send(payload: str) -> None:
     if _notifies_across_processes():
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload])
@@ -50,7 +83,7 @@ def publish(*, tournament_id: int, version: int) -> None:
         transaction.on_commit(lambda: hub.dispatch_from_thread(payload))
 
 
-def _conninfo() -> dict[str, str]:
+def _conninfo() -> dict[str, Any]:
     database = settings.DATABASES["default"]
     params = {
         "dbname": database["NAME"],
@@ -67,6 +100,9 @@ class Hub:
 
     def __init__(self) -> None:
         self._queues: dict[int, set[asyncio.Queue[int | None]]] = defaultdict(set)
+        # Whose each stream is (user id, session key), and the streams told to end.
+        self._owners: dict[asyncio.Queue[int | None], tuple[int | None, str | None]] = {}
+        self._ended: set[asyncio.Queue[int | None]] = set()
         self._latest: dict[int, int] = {}
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -77,13 +113,18 @@ class Hub:
     def latest(self, tournament_id: int) -> int | None:
         return self._latest.get(tournament_id)
 
-    def subscribe(self, tournament_id: int) -> asyncio.Queue[int | None]:
+    def subscribe(
+        self, tournament_id: int, *, user_id: int | None = None, session_key: str | None = None
+    ) -> asyncio.Queue[int | None]:
         self._ensure_listening()
         queue: asyncio.Queue[int | None] = asyncio.Queue(maxsize=100)
         self._queues[tournament_id].add(queue)
+        self._owners[queue] = (user_id, session_key)
         return queue
 
     def unsubscribe(self, tournament_id: int, queue: asyncio.Queue[int | None]) -> None:
+        self._owners.pop(queue, None)
+        self._ended.discard(queue)
         self._queues[tournament_id].discard(queue)
         if not self._queues[tournament_id]:
             del self._queues[tournament_id]
@@ -150,7 +191,32 @@ class Hub:
             self.listening = False
             await asyncio.sleep(RECONNECT_SECONDS)
 
+    def has_ended(self, queue: asyncio.Queue[int | None]) -> bool:
+        return queue in self._ended
+
+    def _end(self, what: str) -> None:
+        kind, _sep, rest = what.partition(":")
+        if kind == "session":
+            ended = [queue for queue, (_user, key) in self._owners.items() if key == rest]
+        elif kind == "staff":
+            tournament, _sep, user = rest.partition(":")
+            ended = [
+                queue
+                for queue in self._queues.get(int(tournament), ())
+                if self._owners.get(queue, (None, None))[0] == int(user)
+            ]
+        else:
+            return
+        for queue in ended:
+            self._ended.add(queue)
+            with contextlib.suppress(asyncio.QueueFull):
+                queue.put_nowait(None)  # wakes the stream, which sees it has ended
+
     def _dispatch(self, payload: str) -> None:
+        if payload.startswith(END):
+            with contextlib.suppress(ValueError):
+                self._end(payload.removeprefix(END))
+            return
         tournament, _sep, version = payload.partition(":")
         try:
             tournament_id, number = int(tournament), int(version)
@@ -177,9 +243,17 @@ def sse_message(version: int) -> str:
     return f"id: {version}\nevent: {EVENT}\ndata: {version}\n\n"
 
 
-async def event_stream(tournament_id: int, last_event_id: str | None) -> AsyncIterator[str]:
-    """The body of one stream: an event per change, a comment as heartbeat, until disconnect."""
-    queue = hub.subscribe(tournament_id)
+async def event_stream(
+    tournament_id: int,
+    last_event_id: str | None,
+    *,
+    user_id: int | None = None,
+    session_key: str | None = None,
+    expires_at: datetime.datetime | None = None,
+) -> AsyncIterator[str]:
+    """The body of one stream: an event per change, a comment as heartbeat, until disconnect,
+    until its session ends (sign-out, or expiry) or its owner leaves the tournament's staff."""
+    queue = hub.subscribe(tournament_id, user_id=user_id, session_key=session_key)
     try:
         # "retry" tells EventSource how soon to reconnect after a dropped connection.
         yield "retry: 1000\n\n"
@@ -191,10 +265,12 @@ async def event_stream(tournament_id: int, last_event_id: str | None) -> AsyncIt
             try:
                 version = await asyncio.wait_for(queue.get(), timeout=HEARTBEAT_SECONDS)
             except TimeoutError:
-                yield ": heartbeat\n\n"
-                continue
+                version = -1
+            # Checked at every event and heartbeat, without the database: the hub was told.
+            if hub.has_ended(queue) or (expires_at is not None and timezone.now() >= expires_at):
+                return
             if version is None:
                 return  # The server is stopping.
-            yield sse_message(version)
+            yield ": heartbeat\n\n" if version == -1 else sse_message(version)
     finally:
         hub.unsubscribe(tournament_id, queue)

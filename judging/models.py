@@ -196,7 +196,10 @@ class PenaltyRecord(models.Model):
     loss_cancelled = models.BooleanField(default=False)
     status = models.CharField(max_length=24, choices=RecordStatus.choices)
     is_pending_loss = models.GeneratedField(
-        expression=PENDING_LOSS, output_field=models.BooleanField(), db_persist=True
+        # django-stubs wants an Expression; Django takes a Q here (it resolves to one).
+        expression=PENDING_LOSS,  # type: ignore[arg-type]
+        output_field=models.BooleanField(),
+        db_persist=True,
     )
     membership_suspension = models.OneToOneField(
         MembershipSuspension, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
@@ -248,6 +251,20 @@ class PenaltyRecord(models.Model):
     @property
     def explanation_text(self) -> str:
         return explain(self.explanation)
+
+    @property
+    def is_in_force(self) -> bool:
+        return self.status == RecordStatus.IN_FORCE
+
+    @property
+    def is_awaiting_head_judge(self) -> bool:
+        return self.status == RecordStatus.AWAITING_HEAD_JUDGE
+
+    @property
+    def may_request_revocation(self) -> bool:
+        """A floor judge may ask the head judge to revoke a record that stands or waits for them,
+        once (rules.md §4); the service refuses the rest, the card offers only this."""
+        return (self.is_in_force or self.is_awaiting_head_judge) and not self.revocation_requested
 
 
 class ChangeKind(models.TextChoices):

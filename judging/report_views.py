@@ -16,9 +16,11 @@ from typing import cast
 
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.utils import translation
 
+from core.http import DeskRequest
 from judging import report
 from tournaments.access import REPORT_READERS, Access, staff_view
 
@@ -30,7 +32,7 @@ REPORT_PAGE_SIZE = 50
 
 
 @staff_view(*REPORT_READERS)
-def report_page(request: HttpRequest, access: Access) -> HttpResponse:
+def report_page(request: DeskRequest, access: Access) -> HttpResponseBase:
     """One page of the report's long lists on screen; ``?all=1`` the whole report, to print."""
     built = report.build_report(tournament=access.tournament)
     context: dict[str, object] = {"access": access, "tournament": access.tournament}
@@ -66,7 +68,9 @@ def _one_page(built: report.Report, raw: str) -> tuple[report.Report, slice, dic
 
 
 @staff_view(*REPORT_READERS)
-def report_export(request: HttpRequest, access: Access, what: str, extension: str) -> HttpResponse:
+def report_export(
+    request: DeskRequest, access: Access, what: str, extension: str
+) -> HttpResponseBase:
     """``penalties`` or ``standings`` as ``csv`` or ``xlsx``."""
     make_table = report.TABLES.get(what)
     if make_table is None or extension not in ("csv", "xlsx"):
@@ -97,7 +101,7 @@ def _xlsx_pieces(table: report.Table) -> Iterator[bytes]:
         yield from iter(lambda: handle.read(FILE_BLOCK_SIZE), b"")
 
 
-def _streamed[T](request: HttpRequest, pieces: Iterator[T]) -> Iterator[T] | AsyncIterator[T]:
+def _streamed[T](request: DeskRequest, pieces: Iterator[T]) -> Iterator[T] | AsyncIterator[T]:
     """The pieces as the server that runs the view can send them without holding them all.
 
     Under ASGI Django reads a synchronous iterator whole into a list before sending it, which

@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from core.errors import DomainError
 from judging import editions, selectors, services
 from judging.models import GuidelineEdition, PenaltyRecord, RecordStatus
 from judging.penalties import Because, Rank
@@ -25,7 +26,6 @@ from judging.scenario_format import STACKING, BrokenScenario, validated
 from players.selectors import suspension_in_force
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
-from tournaments.errors import DomainError
 from tournaments.models import Match, Registration, StaffRole
 
 
@@ -119,11 +119,8 @@ class _Run:
         )
         self.players: dict[str, Registration] = {}
         for index, name in enumerate(scenario["players"], start=1):
-            player = tournament_services.create_player(
-                name=name, membership_id=f"scenario-{key}-{index}"
-            )
-            self.players[name] = tournament_services.register_player(
-                tournament=self.tournament, player=player
+            self.players[name] = tournament_services.register_new_player(
+                tournament=self.tournament, name=name, membership_id=f"scenario-{key}-{index}"
             )
 
     def _add_infractions(self, added: list[Mapping[str, Any]], key: str) -> None:

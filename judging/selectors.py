@@ -2,21 +2,27 @@
 
 from dataclasses import dataclass
 
+<<<<<<< HEAD
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+=======
+from django.contrib.auth.models import User
+from django.db.models import Q, QuerySet
+>>>>>>> main
 from django.utils.translation import gettext as _
 
+from core.errors import DomainError
 from judging.models import (
     Availability,
     GuidelineEdition,
     Infraction,
     PenaltyChange,
     PenaltyRecord,
+    PenaltyRecordQuerySet,
     RecordStatus,
     TournamentGuideline,
 )
 from players.models import search_text
-from tournaments.errors import DomainError
 from tournaments.models import Level, Match, Registration, Round, Tournament
 
 SHIPPED_EDITION_SLUG = "berserk-heroes-penalty-guideline"
@@ -74,7 +80,7 @@ def issuable_infraction(*, tournament: Tournament, code: str) -> Infraction:
     return infraction
 
 
-def records_of(*, registration: Registration) -> QuerySet[PenaltyRecord]:
+def records_of(*, registration: Registration) -> PenaltyRecordQuerySet:
     return (
         PenaltyRecord.objects.filter(registration=registration)
         .select_related("infraction", "round", "issued_by")
@@ -107,6 +113,13 @@ class PlayerAtGlance:
         if self.match is None:
             return None
         return self.match.opponent_of(self.registration)
+
+    @property
+    def score(self) -> str:
+        """The match score from this player's side ("2–1"); empty without a match or at a bye."""
+        if self.match is None or self.match.is_bye or self.opponent is None:
+            return ""
+        return f"{self.match.wins_of(self.registration)}–{self.match.wins_of(self.opponent)}"
 
 
 GLANCE_PAGE_SIZE = 30
@@ -200,7 +213,7 @@ def player_at_glance(*, tournament: Tournament, registration: Registration) -> P
     return row
 
 
-def records_issued_by(*, tournament: Tournament, user: AbstractBaseUser) -> QuerySet[PenaltyRecord]:
+def records_issued_by(*, tournament: Tournament, user: User) -> QuerySet[PenaltyRecord]:
     return (
         PenaltyRecord.objects.filter(tournament=tournament, issued_by=user)
         .select_related("registration__player", "infraction", "round")
@@ -227,7 +240,9 @@ def infraction_sections(*, infractions: list[Infraction]) -> list[tuple[str, lis
     """Infractions grouped by their section, as the guideline lists them."""
     sections: dict[str, list[Infraction]] = {}
     for infraction in infractions:
-        title = f"{infraction.section}. {infraction.section_name}".strip(". ")
+        # An added infraction's section may have no name: it still gets a readable title.
+        name = infraction.section_name or _("Section %(number)s") % {"number": infraction.section}
+        title = f"{infraction.section}. {name}" if infraction.section_name else name
         sections.setdefault(title, []).append(infraction)
     return list(sections.items())
 

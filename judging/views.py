@@ -6,27 +6,34 @@ Views stay thin: the services rule and write; the selectors read.
 import uuid
 
 from django.contrib import messages
+<<<<<<< HEAD
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
+=======
+from django.http import Http404, HttpResponse
+>>>>>>> main
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
 
+from core.errors import DomainError
+from core.http import DeskRequest
 from core.inputs import SearchForm, parse_id, parse_query
 from judging import live, selectors, services
 from judging.explanations import player_message
 from judging.forms import InfractionForm, ReasonForm
-from judging.models import PenaltyRecord, RecordStatus
+from judging.models import PenaltyRecord
 from judging.penalties import Moment
 from tournaments.access import JUDGES, Access, staff_view
-from tournaments.errors import DomainError
 from tournaments.models import Registration
 
 MINE_PAGE_SIZE = 50
 
 
+@vary_on_headers("HX-Request")
 @staff_view(*JUDGES)
-def judge_home(request: HttpRequest, access: Access) -> HttpResponse:
+def judge_home(request: DeskRequest, access: Access) -> HttpResponse:
     query = parse_query(request, SearchForm).cleaned_data["q"]
     found = selectors.players_at_glance(
         tournament=access.tournament, query=query, page=parse_id(request.GET.get("page")) or 1
@@ -70,7 +77,7 @@ def _registration(access: Access, value: object) -> Registration:
 
 
 @staff_view(*JUDGES)
-def log_infraction(request: HttpRequest, access: Access) -> HttpResponse:
+def log_infraction(request: DeskRequest, access: Access) -> HttpResponse:
     registration = _registration(access, request.GET.get("player"))
     glance = selectors.player_at_glance(tournament=access.tournament, registration=registration)
     match = glance.match
@@ -90,7 +97,7 @@ def log_infraction(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @staff_view(*JUDGES)
-def preview(request: HttpRequest, access: Access) -> HttpResponse:
+def preview(request: DeskRequest, access: Access) -> HttpResponse:
     form = InfractionForm(request.POST)
     context: dict[str, object] = {"access": access, "tournament": access.tournament}
     if not form.is_valid():
@@ -113,7 +120,7 @@ def preview(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @staff_view(*JUDGES)
-def issue(request: HttpRequest, access: Access) -> HttpResponse:
+def issue(request: DeskRequest, access: Access) -> HttpResponse:
     form = InfractionForm(request.POST)
     registration = _registration(access, request.POST.get("player"))
     if not form.is_valid():
@@ -136,51 +143,56 @@ def issue(request: HttpRequest, access: Access) -> HttpResponse:
         return render(request, "judging/infraction_log.html", context)
     if not outcome.created:
         messages.info(request, _("This infraction was already recorded; here it is."))
-    response = redirect("judging:record", slug=access.tournament.slug, record_id=outcome.record.pk)
-    if request.htmx:
-        # A plain redirect would be followed inside the fragment; send the browser instead.
-        response = HttpResponse(status=204, headers={"HX-Redirect": response.url})
-    return response
+    return redirect("judging:record", slug=access.tournament.slug, record_id=outcome.record.pk)
 
 
+@vary_on_headers("HX-Request")
 @staff_view(*JUDGES)
-def record_card(request: HttpRequest, access: Access, record_id: int) -> HttpResponse:
+def record_card(request: DeskRequest, access: Access, record_id: int) -> HttpResponse:
     record = selectors.record_for_card(tournament=access.tournament, record_id=record_id)
     if record is None:
         raise Http404
     template = (
         "judging/record_card.html#record-card" if request.htmx else "judging/record_card.html"
     )
-    return render(
-        request,
-        template,
-        {
-            "live": live.streams_available(request),
-            "access": access,
-            "tournament": access.tournament,
-            "record": record,
-            "form": ReasonForm(),
-            "tell": player_message(
-                rank=record.rank,
-                applies_to=record.applies_to,
-                awaiting_head_judge=record.status == RecordStatus.AWAITING_HEAD_JUDGE,
-            ),
-        },
-    )
+    return render(request, template, _card_context(request, access, record, ReasonForm()))
+
+
+def _card_context(
+    request: DeskRequest, access: Access, record: PenaltyRecord, form: ReasonForm
+) -> dict[str, object]:
+    return {
+        "live": live.streams_available(request),
+        "access": access,
+        "tournament": access.tournament,
+        "record": record,
+        "form": form,
+        "tell": player_message(
+            rank=record.rank,
+            applies_to=record.applies_to,
+            awaiting_head_judge=record.is_awaiting_head_judge,
+        ),
+    }
 
 
 @require_POST
 @staff_view(*JUDGES)
-def record_undo(request: HttpRequest, access: Access, record_id: int) -> HttpResponse:
+def record_undo(request: DeskRequest, access: Access, record_id: int) -> HttpResponse:
     record = get_object_or_404(PenaltyRecord, pk=record_id, tournament=access.tournament)
     form = ReasonForm(request.POST)
     try:
-        if not form.is_valid():
-            raise DomainError("reason_required", _("Write the reason for this decision."))
         services.request_revocation(
-            record=record, judge=request.user, reason=form.cleaned_data["reason"]
+            record=record, judge=request.user, reason=request.POST.get("reason", "").strip()
         )
     except DomainError as error:
+        if error.field is not None:
+            # The reason itself is wrong: the card again, the error beside the field.
+            form.is_valid()
+            form.errors.clear()
+            form.add_error(error.field, str(error.message))
+            card = selectors.record_for_card(tournament=access.tournament, record_id=record.pk)
+            context = _card_context(request, access, card or record, form)
+            return render(request, "judging/record_card.html", context)
         messages.error(request, str(error.message))
     else:
         messages.success(request, _("The head judge is asked to revoke this record."))
@@ -188,11 +200,16 @@ def record_undo(request: HttpRequest, access: Access, record_id: int) -> HttpRes
 
 
 @staff_view(*JUDGES)
+<<<<<<< HEAD
 def my_records(request: HttpRequest, access: Access) -> HttpResponse:
     records = Paginator(
         selectors.records_issued_by(tournament=access.tournament, user=request.user),
         MINE_PAGE_SIZE,
     ).get_page(request.GET.get("page"))
+=======
+def my_records(request: DeskRequest, access: Access) -> HttpResponse:
+    records = selectors.records_issued_by(tournament=access.tournament, user=request.user)
+>>>>>>> main
     return render(
         request,
         "judging/record_mine.html",

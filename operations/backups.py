@@ -6,6 +6,7 @@ restored with ``pg_restore``. A file is written under a temporary name and renam
 so a half-written backup never looks like a backup.
 """
 
+import datetime
 import logging
 import os
 import shutil
@@ -56,9 +57,13 @@ def create_backup(*, label: str = "", folder: Path | None = None) -> Path:
         connection.ensure_connection()
         copy = sqlite3.connect(partial)
         try:
+<<<<<<< HEAD
             connection.connection.backup(copy)  # type: ignore[union-attr]
             # The live database runs in WAL mode; a backup is one self-contained file.
             copy.execute("PRAGMA journal_mode=DELETE")
+=======
+            connection.connection.backup(copy)
+>>>>>>> main
         finally:
             copy.close()
     else:
@@ -76,7 +81,7 @@ def restore_backup(path: Path) -> None:
         connection.ensure_connection()
         source = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            source.backup(connection.connection)  # type: ignore[arg-type]
+            source.backup(connection.connection)
         finally:
             source.close()
     else:
@@ -112,7 +117,7 @@ def describe_backup(path: Path) -> str:
     """A line for the confirmation: when the file was written and its size."""
     stat = path.stat()
     written = timezone.localtime(
-        timezone.datetime.fromtimestamp(stat.st_mtime, tz=timezone.get_current_timezone())
+        datetime.datetime.fromtimestamp(stat.st_mtime, tz=timezone.get_current_timezone())
     )
     return f"{path.name}, written {written:%Y-%m-%d %H:%M:%S}, {stat.st_size // 1024} KB"
 

@@ -35,7 +35,7 @@ class RequestIdMiddleware:
         finally:
             unbind_request_id(token)
         response[HEADER] = request.request_id  # type: ignore[attr-defined,index]
-        return response  # type: ignore[return-value]
+        return response
 
     async def _acall(self, request: HttpRequest) -> HttpResponseBase:
         request.request_id = new_request_id()  # type: ignore[attr-defined]
@@ -45,4 +45,4 @@ class RequestIdMiddleware:
         finally:
             unbind_request_id(token)
         response[HEADER] = request.request_id  # type: ignore[attr-defined]
-        return response  # type: ignore[no-any-return]
+        return response

@@ -1,10 +1,14 @@
-import os
+from pathlib import Path
 
 import pytest
 
-# Browser tests drive Playwright's sync API, which runs an event loop in the test thread; the
-# database calls the tests make around it are synchronous and safe.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
+
+
+def pytest_collection_modifyitems(items):
+    """Browser tests last: from the first of them on, Playwright keeps an event loop running in
+    the test thread, where Django's guard against sync calls would stop every other test."""
+    items.sort(key=lambda item: BROWSER_TESTS in Path(str(item.path)).parents)
 
 
 @pytest.fixture
@@ -42,7 +46,7 @@ def _shipped_guideline(request):
 @pytest.fixture
 def asgi_server(transactional_db):
     """The app served by uvicorn in a background thread; yields the base URL."""
-    from tests.servers import asgi_server_thread
+    from config.servers import asgi_server_thread
 
     with asgi_server_thread() as (url, _port):
         yield url

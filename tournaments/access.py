@@ -7,13 +7,15 @@ revealed; a staff member without the role a page needs gets "not allowed" with t
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Concatenate, ParamSpec
+from typing import Concatenate, ParamSpec, cast
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest
+from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 
+from core.http import DeskRequest
 from tournaments.models import StaffRole, Tournament
 from tournaments.selectors import staff_roles
 
@@ -66,20 +68,21 @@ def tournament_access(request: HttpRequest, slug: str, allowed: tuple[str, ...])
 def staff_view(
     *allowed: str,
 ) -> Callable[
-    [Callable[Concatenate[HttpRequest, Access, P], HttpResponse]],
-    Callable[..., HttpResponse],
+    [Callable[Concatenate[DeskRequest, Access, P], HttpResponseBase]],
+    Callable[..., HttpResponseBase],
 ]:
     """Decorate a view taking ``(request, access, ...)``; the URL passes the tournament slug."""
 
     def decorator(
-        view: Callable[Concatenate[HttpRequest, Access, P], HttpResponse],
-    ) -> Callable[..., HttpResponse]:
+        view: Callable[Concatenate[DeskRequest, Access, P], HttpResponseBase],
+    ) -> Callable[..., HttpResponseBase]:
         @login_required
         @wraps(view)
         def wrapped(
             request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs
-        ) -> HttpResponse:
-            return view(request, tournament_access(request, slug, allowed), *args, **kwargs)
+        ) -> HttpResponseBase:
+            desk_request = cast(DeskRequest, request)  # signed in (login_required), htmx set
+            return view(desk_request, tournament_access(request, slug, allowed), *args, **kwargs)
 
         return wrapped
 

@@ -1,33 +1,31 @@
 from django.contrib import admin
 
+from core.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
 from tournaments.models import Game, Match, Registration, Round, Staff, Tournament
 
 
-class StaffInline(admin.TabularInline):
+class StaffInline(ReadOnlyTabularInline):
     model = Staff
-    extra = 1
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(ReadOnlyModelAdmin):
     list_display = ["name", "date", "level", "uses_decklists", "best_of", "status"]
-    prepopulated_fields = {"slug": ["name"]}
     inlines = [StaffInline]
 
 
 @admin.register(Registration)
-class RegistrationAdmin(admin.ModelAdmin):
+class RegistrationAdmin(ReadOnlyModelAdmin):
     list_display = ["player", "tournament", "status", "prize_eligible"]
     list_filter = ["tournament", "status"]
 
 
-class GameInline(admin.TabularInline):
+class GameInline(ReadOnlyTabularInline):
     model = Game
-    extra = 0
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ReadOnlyModelAdmin):
     list_display = [
         "round",
         "table",
@@ -40,4 +38,4 @@ class MatchAdmin(admin.ModelAdmin):
     inlines = [GameInline]
 
 
-admin.site.register(Round)
+admin.site.register(Round, ReadOnlyModelAdmin)

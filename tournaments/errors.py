@@ -1,15 +1,5 @@
-"""Domain errors: a stable code for programs and tests, a translated message for people."""
+"""Kept for imports written before the error moved below all apps: use ``core.errors``."""
 
-from django.utils.functional import Promise
+from core.errors import DomainError
 
-
-class DomainError(Exception):
-    """A refused action. Nothing has been written when it is raised."""
-
-    def __init__(self, code: str, message: str | Promise) -> None:
-        super().__init__(str(message))
-        self.code = code
-        self.message = message
-
-    def __str__(self) -> str:
-        return str(self.message)
+__all__ = ["DomainError"]

@@ -1,13 +1,14 @@
 """Forms of the organiser's screens; they validate input only, the services decide."""
 
+from typing import Any
+
 from django import forms
-from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core import validators
 from django.utils.translation import gettext_lazy as _
 
 from core.inputs import IdField
-from tournaments.models import Level, StaffRole, Tournament
+from tournaments.models import Level, StaffRole, Tournament, decklists_default
 
 
 class TournamentForm(forms.ModelForm):
@@ -27,13 +28,21 @@ class TournamentForm(forms.ModelForm):
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["uses_decklists"].required = False
         self.fields["uses_decklists"].help_text = _(
             "Off by default at the amateur level, on at the professional level, always on at "
             "the highest."
         )
+        # static/js/app.js sets the box to the level's default whenever the level changes.
+        self.fields["level"].widget.attrs["data-decklists-level"] = ""
+        self.fields["uses_decklists"].widget.attrs["data-decklists-box"] = ""
+        level = self.data.get("level") if self.is_bound else self.initial.get("level")
+        if level is None and self.instance.pk:
+            level = self.instance.level
+        if level == Level.HIGHEST:
+            self.fields["uses_decklists"].widget.attrs["disabled"] = True
         self.fields["best_of"].widget.attrs.update({"min": 1, "max": 7})
         for name in ("round_minutes", "rounds_planned"):
             field = self.fields[name]
@@ -67,6 +76,15 @@ class NewTournamentForm(TournamentForm):
     class Meta(TournamentForm.Meta):
         fields = ["slug", *TournamentForm.Meta.fields]
 
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            # A new tournament starts at the professional level, with its default for deck lists.
+            level = self.initial.setdefault("level", Level.PROFESSIONAL)
+            self.initial.setdefault("uses_decklists", decklists_default(str(level)))
+            if level == Level.HIGHEST:
+                self.fields["uses_decklists"].widget.attrs["disabled"] = True
+
     def clean_slug(self) -> str:
         slug = self.cleaned_data["slug"]
         if slug in RESERVED_SLUGS:
@@ -93,20 +111,6 @@ class StaffForm(forms.Form):
         widget=forms.PasswordInput,
         help_text=_("For a new account only: at least 8 characters."),
     )
-
-    def clean(self) -> dict[str, object]:
-        data = super().clean() or {}
-        username = str(data.get("username", "")).strip()
-        exists = get_user_model().objects.filter(username=username).exists()
-        if username and not exists and len(str(data.get("password") or "")) < 8:
-            self.add_error(
-                "password",
-                _(
-                    "There is no such login yet; give a password of at least 8 characters to "
-                    "create it."
-                ),
-            )
-        return data
 
 
 class PlayerForm(forms.Form):
@@ -151,4 +155,24 @@ class StandingsQueryForm(forms.Form):
             "min_value": _("Choose a round from the list."),
             "max_value": _("Choose a round from the list."),
         },
+    )
+
+
+class GameForm(forms.Form):
+    """One game of a match: which seat won it, or a draw."""
+
+    winner = forms.ChoiceField(
+        choices=[("player1", "player1"), ("player2", "player2"), ("draw", "draw")]
+    )
+
+
+class CorrectionForm(forms.Form):
+    player1_wins = forms.IntegerField(min_value=0, max_value=7)
+    player2_wins = forms.IntegerField(min_value=0, max_value=7)
+    draws = forms.IntegerField(label=_("Drawn games"), min_value=0, max_value=7, initial=0)
+    reason = forms.CharField(
+        label=_("Reason"), max_length=1000, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    lift_penalty_loss = forms.BooleanField(
+        label=_("The match loss by penalty no longer stands"), required=False
     )

@@ -82,6 +82,10 @@ class Tournament(models.Model):
         return self.name
 
     @property
+    def is_finished(self) -> bool:
+        return self.status == TournamentStatus.FINISHED
+
+    @property
     def wins_needed(self) -> int:
         """Game wins that end a match: 2 in a best of three, 1 in a best of one."""
         return self.best_of // 2 + 1
@@ -153,6 +157,10 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return str(self.player.name)
+
+    @property
+    def is_playing(self) -> bool:
+        return self.status == RegistrationStatus.PLAYING
 
 
 class RoundDraft(models.Model):
@@ -281,3 +289,55 @@ class Game(models.Model):
     @property
     def is_draw(self) -> bool:
         return self.winner_id is None
+
+
+class ResultCorrection(models.Model):
+    """A finished match's result corrected by the head judge or the organiser, with the reason.
+
+    The games as they were recorded stay; the match row carries the corrected score, and this
+    row keeps what it was before, so the match's history and the report show every change.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="corrections")
+    corrected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    reason = models.TextField(_("reason"))
+    before_player1_wins = models.PositiveSmallIntegerField()
+    before_player2_wins = models.PositiveSmallIntegerField()
+    before_draws = models.PositiveSmallIntegerField()
+    before_player1_lost_by_penalty = models.BooleanField(default=False)
+    before_player2_lost_by_penalty = models.BooleanField(default=False)
+    player1_wins = models.PositiveSmallIntegerField()
+    player2_wins = models.PositiveSmallIntegerField()
+    draws = models.PositiveSmallIntegerField()
+    player1_lost_by_penalty = models.BooleanField(default=False)
+    player2_lost_by_penalty = models.BooleanField(default=False)
+    corrected_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "corrected_at", "id"]
+        verbose_name = _("result correction")
+        verbose_name_plural = _("result corrections")
+
+    def __str__(self) -> str:
+        return f"{self.match}: {self.before_score} → {self.score}"
+
+    @property
+    def lifts_penalty_loss(self) -> bool:
+        return (self.before_player1_lost_by_penalty, self.before_player2_lost_by_penalty) != (
+            self.player1_lost_by_penalty,
+            self.player2_lost_by_penalty,
+        )
+
+    @property
+    def before_score(self) -> str:
+        return f"{self.before_player1_wins}–{self.before_player2_wins}" + (
+            f" ({self.before_draws})" if self.before_draws else ""
+        )
+
+    @property
+    def score(self) -> str:
+        return f"{self.player1_wins}–{self.player2_wins}" + (
+            f" ({self.draws})" if self.draws else ""
+        )

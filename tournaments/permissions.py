@@ -5,7 +5,7 @@ accounts the operator puts in the ``organisers`` group (``manage.py createorgani
 other account only works at the tournaments whose staff it is on.
 """
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, Group, Permission
+from django.contrib.auth.models import AnonymousUser, Group, Permission, User
 from django.contrib.contenttypes.models import ContentType
 
 ORGANISERS_GROUP = "organisers"
@@ -14,7 +14,7 @@ ORGANISE = f"tournaments.{ORGANISE_CODENAME}"
 ORGANISE_NAME = "Can create tournaments and use the player registry"
 
 
-def may_organise(user: AbstractBaseUser | AnonymousUser) -> bool:
+def may_organise(user: User | AnonymousUser) -> bool:
     """May this account create tournaments and use the player registry?"""
     return bool(user.is_authenticated and user.has_perm(ORGANISE))
 
@@ -38,6 +38,6 @@ def organisers_group() -> Group:
     return group
 
 
-def make_organiser(user: AbstractBaseUser) -> None:
+def make_organiser(user: User) -> None:
     """Put the account in the ``organisers`` group."""
-    user.groups.add(organisers_group())  # type: ignore[attr-defined]
+    user.groups.add(organisers_group())

@@ -13,8 +13,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.errors import DomainError
+from players import services as player_services
 from players.models import Player
-from players.selectors import suspension_in_force
+from tournaments import services
 from tournaments.models import Registration, Tournament, TournamentStatus
 
 HEADER_WORDS = {"name", "имя", "игрок", "фио", "membership", "членский", "номер", "id"}
@@ -96,7 +98,7 @@ def import_players(*, tournament: Tournament, content: bytes) -> ImportReport:
         )
     )
     today = timezone.localdate()
-    plan: list[tuple[str, str, str]] = []
+    plan: list[tuple[int, str, str, str]] = []
     for number, cells in rows:
         problem = _row_problem(cells, seen, known, registered, today, number)
         if problem:
@@ -105,15 +107,14 @@ def import_players(*, tournament: Tournament, content: bytes) -> ImportReport:
         name, membership_id = cells[0], cells[1]
         city = cells[2] if len(cells) > 2 else ""
         seen[membership_id] = number
-        plan.append((name, membership_id, city))
+        plan.append((number, name, membership_id, city))
     if report.errors:
         return report
-    with transaction.atomic():
-        for name, membership_id, city in plan:
-            player = known.get(membership_id) or Player.objects.create(
-                name=name, membership_id=membership_id, city=city
-            )
-            Registration.objects.create(tournament=tournament, player=player)
+    try:
+        _register_all(tournament=tournament, plan=plan, known=known)
+    except _RowRefused as refused:
+        report.errors.append((refused.line, str(refused.error.message)))
+        return report
     report.imported = len(plan)
     return report
 
@@ -150,7 +151,31 @@ def _row_problem(
     if membership_id in registered:
         return _("%(player)s is already registered") % {"player": name}
     if player is not None:
-        suspension = suspension_in_force(player=player, day=today)
-        if suspension is not None:
-            return _("%(player)s's membership is suspended") % {"player": name}
+        try:
+            player_services.ensure_not_suspended(player=player, day=today)
+        except DomainError as error:
+            return str(error.message)
     return ""
+
+
+class _RowRefused(Exception):
+    def __init__(self, line: int, error: DomainError) -> None:
+        super().__init__(str(error))
+        self.line = line
+        self.error = error
+
+
+@transaction.atomic
+def _register_all(
+    *, tournament: Tournament, plan: list[tuple[int, str, str, str]], known: dict[str, Player]
+) -> None:
+    """Every row through the same services as one player entered by hand, all or none: a row the
+    services refuse now (registered or suspended since the check) rolls the whole file back."""
+    for line, name, membership_id, city in plan:
+        try:
+            player = known.get(membership_id) or player_services.create_player(
+                name=name, membership_id=membership_id, city=city
+            )
+            services.register_player(tournament=tournament, player=player)
+        except DomainError as error:
+            raise _RowRefused(line, error) from error

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, F, Prefetch, Q
 
 from tournaments.models import (
@@ -10,6 +10,7 @@ from tournaments.models import (
     Match,
     Registration,
     RegistrationStatus,
+    ResultCorrection,
     Round,
     RoundDraft,
     Staff,
@@ -19,7 +20,7 @@ from tournaments.models import (
 from tournaments.standings import MatchResult, Standing, compute_standings
 
 
-def staff_roles(*, tournament: Tournament, user: AbstractBaseUser | AnonymousUser) -> set[str]:
+def staff_roles(*, tournament: Tournament, user: User | AnonymousUser) -> set[str]:
     if not user.is_authenticated:
         return set()
     return set(
@@ -27,7 +28,7 @@ def staff_roles(*, tournament: Tournament, user: AbstractBaseUser | AnonymousUse
     )
 
 
-def judge_role(*, tournament: Tournament, user: AbstractBaseUser | AnonymousUser) -> str | None:
+def judge_role(*, tournament: Tournament, user: User | AnonymousUser) -> str | None:
     """The strongest judging role the user holds in the tournament, if any."""
     roles = staff_roles(tournament=tournament, user=user)
     for role in (StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE):
@@ -131,6 +132,11 @@ def standings(*, tournament: Tournament, through_round: int | None = None) -> li
             )
         )
     return marked
+
+
+def round_in_progress(*, tournament: Tournament) -> bool:
+    """Some match of the tournament has not ended yet."""
+    return Match.objects.filter(round__tournament=tournament).in_progress().exists()
 
 
 def open_match_count(*, tournament: Tournament) -> int:
@@ -244,8 +250,34 @@ def pairings_by_name(*, round_: Round) -> list[NameRow]:
     for match in Match.objects.filter(round=round_).select_related(
         "player1__player", "player2__player"
     ):
-        second = match.player2.player.name if match.player2_id else None
+        second = match.player2.player.name if match.player2 is not None else None
         rows.append(NameRow(match.player1.player.name, match.table, second))
         if second is not None:
             rows.append(NameRow(second, match.table, match.player1.player.name))
     return sorted(rows, key=lambda row: row.name.casefold())
+
+
+def match_detail(*, match_id: int) -> Match:
+    """One match with its players, games and corrections, for the table's result screen."""
+    return (
+        Match.objects.select_related("round__tournament", "player1__player", "player2__player")
+        .prefetch_related(
+            Prefetch("games", queryset=Game.objects.select_related("winner__player")),
+            Prefetch(
+                "corrections",
+                queryset=ResultCorrection.objects.select_related("corrected_by"),
+            ),
+        )
+        .get(pk=match_id)
+    )
+
+
+def result_corrections(*, tournament: Tournament) -> list[ResultCorrection]:
+    """Every result correction of the tournament, in the order they were made (for the report)."""
+    return list(
+        ResultCorrection.objects.filter(match__round__tournament=tournament)
+        .select_related(
+            "match__round", "match__player1__player", "match__player2__player", "corrected_by"
+        )
+        .order_by("corrected_at", "id")
+    )

@@ -10,10 +10,9 @@ Match points
     won (drawn games do not count either way) make a drawn match.
 
 Byes
-    A bye is a match won: 3 points, one match played, and the games stored on the bye's row
-    (the app stores the wins needed to 0, i.e. 2–0 in a best of three) count towards the
-    player's game-win percentage. A bye is not an opponent: it adds nothing to the opponents'
-    averages below.
+    A bye is a match won: 3 points, one match played, and it counts as two games won to none
+    towards the player's game-win percentage, whatever the best-of (MTR Appendix C: a bye is a
+    2–0 win). A bye is not an opponent: it adds nothing to the opponents' averages below.
 
 Percentages
     match-win % (MW%) = match points / (3 × matches played, byes included);
@@ -22,13 +21,14 @@ Percentages
 
 Tie-breakers, in this order, after match points:
     1. opponents' match-win % (OMW%): the mean of the MW% of the opponent of every non-bye
-       match the player played, each opponent's MW% raised to 1/3 if lower;
-    2. the player's own game-win % (GW%), raised to 1/3 if lower;
+       match the player played, each opponent's MW% raised to 0.33 if lower;
+    2. the player's own game-win % (GW%), raised to 0.33 if lower;
     3. opponents' game-win % (OGW%): the mean of the GW% of the opponent of every non-bye match,
-       each raised to 1/3 if lower.
+       each raised to 0.33 if lower.
     The mean is taken over matches, not over distinct opponents, so an opponent met twice counts
-    twice. The floor is exactly 1/3; the Magic Tournament Rules print it as 0.33, and the two
-    readings differ only for a percentage that falls between 0.33 and 1/3. All arithmetic is
+    twice. The floor is 0.33 exactly as the Magic Tournament Rules print it (Appendix C), not
+    1/3: the two rank players differently (opponents at 0.25, 2/3, 2/3 average 0.5544 with the
+    floor 0.33, below opponents at 1/2, 1/2, 2/3; with 1/3 both would be 5/9). All arithmetic is
     done in exact fractions so that players who are really tied compare equal rather than by
     rounding noise; the rows carry the values as floats. The player's own MW% is neither shown
     nor compared: match points already order the players by it.
@@ -36,7 +36,7 @@ Tie-breakers, in this order, after match points:
 Players with no matches yet (or none up to ``through_round``)
     They have 0 points and show 0 for GW%, OMW% and OGW%: a floor would pretend they had played.
     A floor only matters once a player has played, so a player with at least one match shows a
-    GW% of at least 1/3, even when no game was recorded in their matches (0/0 is read as 0 and
+    GW% of at least 0.33, even when no game was recorded in their matches (0/0 is read as 0 and
     then floored). Such players are never anyone's opponent, so they enter no one's averages.
     A player whose only matches are byes has no opponents and shows 0 for OMW% and OGW%.
 
@@ -62,7 +62,9 @@ MATCH_WIN_POINTS = 3
 MATCH_DRAW_POINTS = 1
 GAME_WIN_POINTS = 3
 GAME_DRAW_POINTS = 1
-PERCENTAGE_FLOOR = Fraction(1, 3)
+PERCENTAGE_FLOOR = Fraction(33, 100)
+# A bye counts as a match won two games to none, whatever the best-of (MTR Appendix C).
+BYE_GAMES_WON = 2
 
 
 @dataclass(frozen=True)
@@ -166,8 +168,8 @@ def _outcomes(result: MatchResult) -> tuple[Outcome, Outcome]:
         return "win", "loss"
     if result.first_lost_by_penalty or result.second_lost_by_penalty:
         # A penalty decides the match whatever the games say; both flags set make two losses.
-        first = "loss" if result.first_lost_by_penalty else "win"
-        second = "loss" if result.second_lost_by_penalty else "win"
+        first: Outcome = "loss" if result.first_lost_by_penalty else "win"
+        second: Outcome = "loss" if result.second_lost_by_penalty else "win"
         return first, second
     if result.first_games > result.second_games:
         return "win", "loss"
@@ -221,7 +223,7 @@ def compute_standings(
         first_outcome, second_outcome = _outcomes(result)
         records[result.first].add(
             outcome=first_outcome,
-            won=result.first_games,
+            won=BYE_GAMES_WON if result.is_bye else result.first_games,
             lost=result.second_games,
             drawn=result.draws,
             opponent=result.second,

@@ -26,5 +26,9 @@ urlpatterns = [
     path("<slug:slug>/rounds/publish/", views.round_publish, name="round-publish"),
     path("<slug:slug>/rounds/<int:number>/", views.round_detail, name="round"),
     path("<slug:slug>/matches/<int:match_id>/result/", views.match_result, name="match-result"),
+    path("<slug:slug>/matches/<int:match_id>/", views.match_detail, name="match"),
+    path("<slug:slug>/matches/<int:match_id>/games/", views.match_game, name="match-game"),
+    path("<slug:slug>/matches/<int:match_id>/time/", views.match_time, name="match-time"),
+    path("<slug:slug>/matches/<int:match_id>/correct/", views.match_correct, name="match-correct"),
     path("<slug:slug>/standings/", views.standings, name="standings"),
 ]

@@ -6,22 +6,23 @@ so every screen also works without JavaScript.
 """
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.errors import DomainError
+from core.http import DeskRequest
 from core.inputs import SearchForm, parse_query
 from players.models import Player, search_text
 from tournaments import selectors, services
 from tournaments.access import RESULT_KEEPERS, Access, staff_view
-from tournaments.errors import DomainError
 from tournaments.forms import (
+    CorrectionForm,
+    GameForm,
     ImportForm,
     NewTournamentForm,
     PlayerForm,
@@ -44,9 +45,10 @@ from tournaments.permissions import may_organise
 from tournaments.player_import import import_players
 
 ORGANISER = StaffRole.ORGANISER
+CORRECTORS = (StaffRole.ORGANISER, StaffRole.HEAD_JUDGE)
 
 
-def _require_organiser_permission(request: HttpRequest) -> None:
+def _require_organiser_permission(request: DeskRequest) -> None:
     """Creating tournaments and using the player registry is for the operator's organisers."""
     if not may_organise(request.user):
         raise PermissionDenied(
@@ -58,7 +60,7 @@ def _require_organiser_permission(request: HttpRequest) -> None:
 
 
 def _done(
-    request: HttpRequest, text: str, url: str, fragment: str, context: dict[str, object]
+    request: DeskRequest, text: str, url: str, fragment: str, context: dict[str, object]
 ) -> HttpResponse:
     """After a successful POST: the fragment for HTMX, a message and a redirect otherwise."""
     if request.htmx:
@@ -69,7 +71,7 @@ def _done(
 
 
 def _refused(
-    request: HttpRequest, error: DomainError, url: str, fragment: str, context: dict[str, object]
+    request: DeskRequest, error: DomainError, url: str, fragment: str, context: dict[str, object]
 ) -> HttpResponse:
     if request.htmx:
         context["error"] = error.message
@@ -79,32 +81,14 @@ def _refused(
 
 
 @login_required
-def tournament_create(request: HttpRequest) -> HttpResponse:
+def tournament_create(request: DeskRequest) -> HttpResponse:
     _require_organiser_permission(request)
     form = NewTournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            with transaction.atomic():
-                tournament = services.create_tournament(
-                    name=data["name"],
-                    slug=data["slug"],
-                    date=data["date"],
-                    level=data["level"],
-                    uses_decklists=data["uses_decklists"],
-                    best_of=data["best_of"],
-                    head_judge_is_official=data["head_judge_is_official"],
-                    venue=data["venue"],
-                    format=data["format"],
-                )
-                services.update_tournament(
-                    tournament=tournament,
-                    rounds_planned=data["rounds_planned"],
-                    round_minutes=data["round_minutes"],
-                )
-                services.add_staff(tournament=tournament, user=request.user, role=ORGANISER)
+            tournament = services.create_tournament(**form.cleaned_data, organiser=request.user)
         except DomainError as error:
-            form.add_error(None, str(error.message))
+            form.add_error(error.field, str(error.message))
         else:
             messages.success(
                 request, _("The tournament is created. Now add the staff and players.")
@@ -114,7 +98,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 
 @staff_view()
-def tournament_detail(request: HttpRequest, access: Access) -> HttpResponse:
+def tournament_detail(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
     latest = selectors.latest_round(tournament=tournament)
     context = {
@@ -129,7 +113,7 @@ def tournament_detail(request: HttpRequest, access: Access) -> HttpResponse:
 
 
 @staff_view(ORGANISER)
-def tournament_settings(request: HttpRequest, access: Access) -> HttpResponse:
+def tournament_settings(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
     form = TournamentForm(request.POST or None, instance=Tournament.objects.get(pk=tournament.pk))
     context: dict[str, object] = {"access": access, "tournament": tournament, "form": form}
@@ -150,11 +134,12 @@ def tournament_settings(request: HttpRequest, access: Access) -> HttpResponse:
 
 
 @staff_view(ORGANISER)
-def staff_list(request: HttpRequest, access: Access) -> HttpResponse:
+def staff_list(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
     form = StaffForm(request.POST or None)
     url = reverse("tournaments:staff", args=[tournament.slug])
-    fragment = "tournaments/staff_list.html#staff-list"
+    page = "tournaments/staff_list.html"
+    fragment = f"{page}#staff-list"
 
     def context() -> dict[str, object]:
         return {
@@ -167,40 +152,29 @@ def staff_list(request: HttpRequest, access: Access) -> HttpResponse:
         }
 
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            with transaction.atomic():
-                user = get_user_model().objects.filter(username=data["username"].strip()).first()
-                if user is None:
-                    user = get_user_model().objects.create_user(
-                        username=data["username"].strip(),
-                        password=data["password"],
-                        first_name=data["full_name"],
-                    )
-                if Staff.objects.filter(
-                    tournament=tournament, user=user, role=data["role"]
-                ).exists():
-                    raise DomainError(
-                        "already_staff", _("This person already has this role in the tournament.")
-                    )
-                services.add_staff(tournament=tournament, user=user, role=data["role"])
+            services.add_staff_member(tournament=tournament, **form.cleaned_data)
         except DomainError as error:
-            return _refused(request, error, url, fragment, context())
+            if error.field is None:
+                return _refused(request, error, url, fragment, context())
+            form.add_error(error.field, str(error.message))
+            return render(request, fragment if request.htmx else page, context())
         form = StaffForm()
         return _done(request, _("Staff member added."), url, fragment, context())
     if request.method == "POST" and request.htmx:
         return render(request, fragment, context())
-    return render(request, "tournaments/staff_list.html", context())
+    return render(request, page, context())
 
 
 @require_POST
 @staff_view(ORGANISER)
-def staff_remove(request: HttpRequest, access: Access, staff_id: int) -> HttpResponse:
+def staff_remove(request: DeskRequest, access: Access, staff_id: int) -> HttpResponse:
     staff = get_object_or_404(Staff, pk=staff_id, tournament=access.tournament)
-    if staff.user_id == request.user.pk and staff.role == ORGANISER:
-        messages.error(request, _("You cannot remove yourself as the organiser."))
+    try:
+        services.remove_staff(staff=staff, by=request.user)
+    except DomainError as error:
+        messages.error(request, str(error.message))
     else:
-        staff.delete()
         messages.success(request, _("Staff member removed."))
     return redirect("tournaments:staff", slug=access.tournament.slug)
 
@@ -217,12 +191,12 @@ def _registrations_context(access: Access, **extra: object) -> dict[str, object]
 
 
 @staff_view()
-def registration_list(request: HttpRequest, access: Access) -> HttpResponse:
+def registration_list(request: DeskRequest, access: Access) -> HttpResponse:
     return render(request, "tournaments/registration_list.html", _registrations_context(access))
 
 
 @staff_view(ORGANISER)
-def player_search(request: HttpRequest, access: Access) -> HttpResponse:
+def player_search(request: DeskRequest, access: Access) -> HttpResponse:
     """Registry look-up while typing: by part of a name or a membership id."""
     _require_organiser_permission(request)
     query = parse_query(request, SearchForm).cleaned_data["q"]
@@ -242,28 +216,26 @@ def player_search(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @staff_view(ORGANISER)
-def registration_add(request: HttpRequest, access: Access) -> HttpResponse:
+def registration_add(request: DeskRequest, access: Access) -> HttpResponse:
     """Register a player from the registry, or a new player entered on the spot."""
     _require_organiser_permission(request)
     tournament = access.tournament
     url = reverse("tournaments:registrations", args=[tournament.slug])
     fragment = "tournaments/registration_list.html#registration-panel"
+    chosen = RegistryPlayerForm(request.POST)
+    form = PlayerForm(request.POST)
     try:
-        with transaction.atomic():
-            chosen = RegistryPlayerForm(request.POST)
-            if not chosen.is_valid():
-                raise DomainError("unknown_player", _("Choose a player from the registry."))
-            if chosen.cleaned_data["player"] is not None:
-                player = get_object_or_404(Player, pk=chosen.cleaned_data["player"])
-            else:
-                form = PlayerForm(request.POST)
-                if not form.is_valid():
-                    context = _registrations_context(access, player_form=form)
-                    if request.htmx:
-                        return render(request, fragment, context)
-                    return render(request, "tournaments/registration_list.html", context)
-                player = services.create_player(**form.cleaned_data)
+        if not chosen.is_valid():
+            raise DomainError("unknown_player", _("Choose a player from the registry."))
+        if chosen.cleaned_data["player"] is not None:
+            player = get_object_or_404(Player, pk=chosen.cleaned_data["player"])
             services.register_player(tournament=tournament, player=player)
+        elif form.is_valid():
+            player = services.register_new_player(tournament=tournament, **form.cleaned_data).player
+        else:
+            context = _registrations_context(access, player_form=form)
+            page = "tournaments/registration_list.html"
+            return render(request, fragment if request.htmx else page, context)
     except DomainError as error:
         return _refused(request, error, url, fragment, _registrations_context(access))
     text = _("%(player)s is registered.") % {"player": player.name}
@@ -272,7 +244,7 @@ def registration_add(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @staff_view(ORGANISER)
-def registration_import(request: HttpRequest, access: Access) -> HttpResponse:
+def registration_import(request: DeskRequest, access: Access) -> HttpResponse:
     _require_organiser_permission(request)
     tournament = access.tournament
     form = ImportForm(request.POST, request.FILES)
@@ -288,7 +260,7 @@ def registration_import(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @staff_view(ORGANISER)
-def registration_drop(request: HttpRequest, access: Access, registration_id: int) -> HttpResponse:
+def registration_drop(request: DeskRequest, access: Access, registration_id: int) -> HttpResponse:
     registration = get_object_or_404(Registration, pk=registration_id, tournament=access.tournament)
     url = reverse("tournaments:registrations", args=[access.tournament.slug])
     fragment = "tournaments/registration_list.html#registration-panel"
@@ -315,13 +287,13 @@ def _rounds_context(access: Access, **extra: object) -> dict[str, object]:
 
 
 @staff_view()
-def round_list(request: HttpRequest, access: Access) -> HttpResponse:
+def round_list(request: DeskRequest, access: Access) -> HttpResponse:
     return render(request, "tournaments/round_list.html", _rounds_context(access))
 
 
 @require_POST
 @staff_view(ORGANISER)
-def round_draft(request: HttpRequest, access: Access) -> HttpResponse:
+def round_draft(request: DeskRequest, access: Access) -> HttpResponse:
     url = reverse("tournaments:rounds", args=[access.tournament.slug])
     fragment = "tournaments/round_list.html#round-draft"
     try:
@@ -339,7 +311,7 @@ def round_draft(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @staff_view(ORGANISER)
-def round_swap(request: HttpRequest, access: Access) -> HttpResponse:
+def round_swap(request: DeskRequest, access: Access) -> HttpResponse:
     url = reverse("tournaments:rounds", args=[access.tournament.slug])
     fragment = "tournaments/round_list.html#round-draft"
     form = SwapForm(request.POST)
@@ -358,7 +330,7 @@ def round_swap(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @staff_view(ORGANISER)
-def round_publish(request: HttpRequest, access: Access) -> HttpResponse:
+def round_publish(request: DeskRequest, access: Access) -> HttpResponse:
     try:
         new_round = services.publish_draft(tournament=access.tournament)
     except DomainError as error:
@@ -369,7 +341,7 @@ def round_publish(request: HttpRequest, access: Access) -> HttpResponse:
 
 
 @staff_view()
-def round_detail(request: HttpRequest, access: Access, number: int) -> HttpResponse:
+def round_detail(request: DeskRequest, access: Access, number: int) -> HttpResponse:
     round_ = get_object_or_404(access.tournament.rounds, number=number)
     by_name = request.GET.get("order") == "name"
     context = {
@@ -385,7 +357,7 @@ def round_detail(request: HttpRequest, access: Access, number: int) -> HttpRespo
 
 @require_POST
 @staff_view(*RESULT_KEEPERS)
-def match_result(request: HttpRequest, access: Access, match_id: int) -> HttpResponse:
+def match_result(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
     match = get_object_or_404(
         Match.objects.select_related("round"), pk=match_id, round__tournament=access.tournament
     )
@@ -401,12 +373,15 @@ def match_result(request: HttpRequest, access: Access, match_id: int) -> HttpRes
             draws=form.cleaned_data["draws"] or 0,
         )
     except DomainError as error:
+        if error.code == "enter_games_one_by_one" and not request.htmx:
+            messages.error(request, str(error.message))
+            return redirect("tournaments:match", slug=access.tournament.slug, match_id=match.pk)
         return _match_row(request, access, match, url, error=error)
     return _match_row(request, access, match, url, notice=_("Result saved."))
 
 
 def _match_row(
-    request: HttpRequest,
+    request: DeskRequest,
     access: Access,
     match: Match,
     url: str,
@@ -429,13 +404,142 @@ def _match_row(
             "tournament": access.tournament,
             "row": row,
             "error": error.message if error else "",
+            "games_one_by_one": bool(error and error.code == "enter_games_one_by_one"),
             "notice": notice,
         },
     )
 
 
+def _get_match(access: Access, match_id: int) -> Match:
+    return get_object_or_404(
+        Match.objects.select_related("round", "player1__player", "player2__player"),
+        pk=match_id,
+        round__tournament=access.tournament,
+        player2__isnull=False,
+    )
+
+
+def _match_context(access: Access, match: Match, **extra: object) -> dict[str, object]:
+    match = selectors.match_detail(match_id=match.pk)
+    games = list(match.games.all())
+    return {
+        "access": access,
+        "tournament": access.tournament,
+        "match": match,
+        "games": games,
+        "corrections": list(match.corrections.all()),
+        "next_game": len(games) + 1,
+        "may_correct": bool(access.roles & set(CORRECTORS)),
+        **extra,
+    }
+
+
 @staff_view()
-def standings(request: HttpRequest, access: Access) -> HttpResponse:
+def match_detail(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
+    """The table's result screen: its games one by one, and a finished result's correction."""
+    match = _get_match(access, match_id)
+    form = CorrectionForm(
+        initial={
+            "player1_wins": match.player1_wins,
+            "player2_wins": match.player2_wins,
+            "draws": match.draws,
+        }
+    )
+    return render(
+        request, "tournaments/match_detail.html", _match_context(access, match, form=form)
+    )
+
+
+def _match_done(
+    request: DeskRequest,
+    access: Access,
+    match: Match,
+    *,
+    error: DomainError | None = None,
+    notice: str = "",
+    form: CorrectionForm | None = None,
+) -> HttpResponse:
+    if not request.htmx:
+        if error:
+            messages.error(request, str(error.message))
+        else:
+            messages.success(request, notice)
+        return redirect("tournaments:match", slug=access.tournament.slug, match_id=match.pk)
+    match.refresh_from_db()
+    form = form or CorrectionForm(
+        initial={
+            "player1_wins": match.player1_wins,
+            "player2_wins": match.player2_wins,
+            "draws": match.draws,
+        }
+    )
+    context = _match_context(
+        access, match, form=form, error=error.message if error else "", notice=notice
+    )
+    return render(request, "tournaments/match_detail.html#match-result", context)
+
+
+@require_POST
+@staff_view(*RESULT_KEEPERS)
+def match_game(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
+    match = _get_match(access, match_id)
+    form = GameForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise DomainError("bad_game", _("Choose who won the game, or a draw."))
+        choice = form.cleaned_data["winner"]
+        winner = {"player1": match.player1, "player2": match.player2}.get(choice)
+        game = services.record_game(match=match, winner=winner)
+    except DomainError as error:
+        return _match_done(request, access, match, error=error)
+    return _match_done(
+        request, access, match, notice=_("Game %(number)s recorded.") % {"number": game.number}
+    )
+
+
+@require_POST
+@staff_view(*RESULT_KEEPERS)
+def match_time(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
+    match = _get_match(access, match_id)
+    try:
+        services.finish_match(match=match)
+    except DomainError as error:
+        return _match_done(request, access, match, error=error)
+    return _match_done(request, access, match, notice=_("Time called: the match has ended."))
+
+
+@require_POST
+@staff_view(*CORRECTORS)
+def match_correct(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
+    match = _get_match(access, match_id)
+    form = CorrectionForm(request.POST)
+    if not form.is_valid():
+        if request.htmx:
+            return render(
+                request,
+                "tournaments/match_detail.html#match-result",
+                _match_context(access, match, form=form),
+            )
+        error = DomainError("bad_correction", _("Enter the corrected games and the reason."))
+        return _match_done(request, access, match, error=error)
+    data = form.cleaned_data
+    try:
+        services.correct_result(
+            match=match,
+            player1_wins=data["player1_wins"],
+            player2_wins=data["player2_wins"],
+            draws=data["draws"],
+            reason=data["reason"],
+            corrected_by=request.user,
+            lift_penalty_loss=data["lift_penalty_loss"],
+        )
+    except DomainError as error:
+        return _match_done(request, access, match, error=error, form=form)
+    return _match_done(request, access, match, notice=_("Result corrected."))
+
+
+@staff_view()
+def standings(request: DeskRequest, access: Access) -> HttpResponse:
     rounds = list(access.tournament.rounds.values_list("number", flat=True))
     through_round = parse_query(request, StandingsQueryForm).cleaned_data["round"]
     rows = selectors.standings(tournament=access.tournament, through_round=through_round)
@@ -454,7 +558,7 @@ def standings(request: HttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 @staff_view(ORGANISER)
-def tournament_finish(request: HttpRequest, access: Access) -> HttpResponse:
+def tournament_finish(request: DeskRequest, access: Access) -> HttpResponse:
     try:
         services.finish_tournament(tournament=access.tournament)
     except DomainError as error:

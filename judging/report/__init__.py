@@ -20,6 +20,7 @@ from judging.report.formats import (
     export_filename,
     html_pieces,
     in_language,
+    neutralise_formulas,
     write_html,
     write_xlsx,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "export_filename",
     "html_pieces",
     "in_language",
+    "neutralise_formulas",
     "penalties_in_force",
     "penalties_table",
     "penalty_rows",

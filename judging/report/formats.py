@@ -4,6 +4,7 @@ or written to a file."""
 import csv
 import datetime
 import io
+import re
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,8 +34,17 @@ from judging.report.tables import CellValue, Percent, Table
 from tournaments.models import Tournament
 
 # A cell a spreadsheet would read as a formula (CSV injection): a player's name or a judge's
-# note must never run as one.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# note must never run as one. A spreadsheet may split the file on commas or on semicolons (the
+# Russian default), and so see a cell start after either inside a text, or after a line break:
+# every such start (past quotes) that is a formula character, or spaces or a tab before one, gets
+# an apostrophe, which makes the cell text.
+FORMULA_AT_A_CELL_START = re.compile(r"(^|[,;\n\r])([\"']*)(?=[ \t\r]*[=+\-@\t\r])")
+
+
+def neutralise_formulas(text: str) -> str:
+    """The text with an apostrophe before every formula character a spreadsheet could read as
+    the start of a cell, whichever separator it splits on."""
+    return FORMULA_AT_A_CELL_START.sub(r"\1\2'", text)
 
 
 def _csv_value(value: CellValue) -> str | int | float:
@@ -44,8 +54,8 @@ def _csv_value(value: CellValue) -> str | int | float:
         return f"{value * 100:.1f}"
     if isinstance(value, datetime.datetime):
         return value.strftime("%Y-%m-%d %H:%M")
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
+    if isinstance(value, str):
+        return neutralise_formulas(value)
     return value
 
 

@@ -3,11 +3,12 @@ penalties in force read in chunks as ``PenaltyRow`` objects, never held whole.""
 
 import datetime
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Count, QuerySet
 from django.utils.translation import gettext as _
 
+from core.people import display_name
 from judging.explanations import explain, penalty_label
 from judging.models import ChangeKind, PenaltyChange, PenaltyRecord, RecordStatus
 from judging.penalties import AppliesTo, Rank
@@ -17,6 +18,7 @@ from tournaments.models import (
     Format,
     Level,
     Registration,
+    ResultCorrection,
     Round,
     Staff,
     StaffRole,
@@ -158,6 +160,7 @@ class Report:
     by_infraction: list[CountRow]
     by_rank: list[CountRow]
     total_in_force: int
+    result_corrections: list[ResultCorrection] = field(default_factory=list)
 
 
 def person_name(*, username: str | None, first_name: str = "", last_name: str = "") -> str:
@@ -188,6 +191,7 @@ def build_report(*, tournament: Tournament) -> Report:
         by_infraction=counts_by_infraction(tournament=tournament),
         by_rank=counts_by_rank(tournament=tournament),
         total_in_force=_in_force(tournament).count(),
+        result_corrections=tournament_selectors.result_corrections(tournament=tournament),
     )
 
 
@@ -227,13 +231,13 @@ def staff_rows(*, tournament: Tournament) -> list[StaffRow]:
         members,
         key=lambda member: (
             ROLE_ORDER.get(StaffRole(member.role), 9),
-            member.user.get_full_name() or member.user.get_username(),
+            display_name(member.user),
         ),
     )
     return [
         StaffRow(
             role=str(StaffRole(member.role).label),
-            name=member.user.get_full_name() or member.user.get_username(),
+            name=display_name(member.user),
             penalties_issued=issued.get(member.user_id, 0),
         )
         for member in rows
@@ -291,7 +295,7 @@ def penalty_rows(
             rank=int(rank),
             rank_key=f"rank-{rank.key}",
             amended=value["issued_rank"] != value["rank"],
-            explanation=explain(value["explanation"] or {}),
+            explanation=explain(value["explanation"] or None),
             judge=person_name(
                 username=value["issued_by__username"],
                 first_name=value["issued_by__first_name"] or "",

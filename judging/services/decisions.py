@@ -1,10 +1,11 @@
 """The head judge's decisions on records (rules.md §4, §6, §7): confirming or declining a request,
 amending or revoking a penalty, and the floor judges' requests to revoke."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from core.errors import DomainError
 from judging.models import ChangeKind, PenaltyRecord, RecordStatus
 from judging.penalties import Rank
 from judging.services.effects import (
@@ -26,17 +27,15 @@ from judging.services.guards import (
     locked,
 )
 from judging.services.history import PenaltyOutcome, change, dependents_of
-from tournaments.errors import DomainError
 
 
-def confirm_request(
-    *, record: PenaltyRecord, head_judge: AbstractBaseUser, reason: str = ""
-) -> PenaltyOutcome:
+def confirm_request(*, record: PenaltyRecord, head_judge: User, reason: str = "") -> PenaltyOutcome:
     """The head judge confirms a record that waits for them; it takes effect now."""
     with transaction.atomic():
         registration, match = lock_player(record.registration)
         record = locked(record)
         ensure_head_judge(registration.tournament, head_judge)
+        ensure_reason(reason, required=False)
         ensure_awaiting(record)
         ensure_accepts_penalties(registration)
         change(
@@ -50,9 +49,7 @@ def confirm_request(
         return PenaltyOutcome(record=record)
 
 
-def decline_request(
-    *, record: PenaltyRecord, head_judge: AbstractBaseUser, reason: str
-) -> PenaltyOutcome:
+def decline_request(*, record: PenaltyRecord, head_judge: User, reason: str) -> PenaltyOutcome:
     """The head judge declines a request: it never takes effect and is kept with the reason."""
     with transaction.atomic():
         lock_player(record.registration)
@@ -72,7 +69,7 @@ def decline_request(
 
 
 def amend_penalty(
-    *, record: PenaltyRecord, to_rank: Rank, author: AbstractBaseUser, reason: str
+    *, record: PenaltyRecord, to_rank: Rank, author: User, reason: str
 ) -> PenaltyOutcome:
     """A deviation: the head judge raises or lowers a penalty in force, with a written reason."""
     with transaction.atomic():
@@ -110,9 +107,7 @@ def amend_penalty(
         return PenaltyOutcome(record=record, dependents=dependents_of(record))
 
 
-def revoke_penalty(
-    *, record: PenaltyRecord, author: AbstractBaseUser, reason: str
-) -> PenaltyOutcome:
+def revoke_penalty(*, record: PenaltyRecord, author: User, reason: str) -> PenaltyOutcome:
     """The head judge revokes a record issued in error; it stays in the log as revoked."""
     with transaction.atomic():
         registration, _match = lock_player(record.registration)
@@ -135,22 +130,20 @@ def revoke_penalty(
         return PenaltyOutcome(record=record, dependents=dependents_of(record))
 
 
-def request_revocation(
-    *, record: PenaltyRecord, judge: AbstractBaseUser, reason: str
-) -> PenaltyOutcome:
+def request_revocation(*, record: PenaltyRecord, judge: User, reason: str) -> PenaltyOutcome:
     """A judge's undo: ask the head judge to revoke a record. Nothing is revoked or deleted yet."""
     with transaction.atomic():
         record = locked(record)
         judge_role(record.tournament, judge)
         ensure_reason(reason)
-        if record.status not in (RecordStatus.IN_FORCE, RecordStatus.AWAITING_HEAD_JUDGE):
+        if not record.may_request_revocation:  # the rule the record card shows the form by
+            if record.revocation_requested:
+                raise DomainError(
+                    "revocation_already_requested",
+                    _("The head judge has already been asked to revoke this record."),
+                )
             raise DomainError(
                 "not_in_force", _("Only a penalty in force can be changed; this one is not.")
-            )
-        if record.revocation_requested:
-            raise DomainError(
-                "revocation_already_requested",
-                _("The head judge has already been asked to revoke this record."),
             )
         change(
             record,
@@ -162,9 +155,7 @@ def request_revocation(
         return PenaltyOutcome(record=record)
 
 
-def decline_revocation(
-    *, record: PenaltyRecord, head_judge: AbstractBaseUser, reason: str
-) -> PenaltyOutcome:
+def decline_revocation(*, record: PenaltyRecord, head_judge: User, reason: str) -> PenaltyOutcome:
     """The head judge keeps a record a judge asked to revoke."""
     with transaction.atomic():
         record = locked(record)

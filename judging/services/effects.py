@@ -14,7 +14,7 @@ from judging import stacking
 from judging.models import ChangeKind, PenaltyRecord, RecordStatus
 from judging.penalties import AppliesTo, Because, Moment, Rank
 from judging.services.history import held_penalties, log
-from players.models import MembershipSuspension
+from players import services as player_services
 from tournaments import services as tournament_services
 from tournaments.models import Match, Registration, RegistrationStatus
 
@@ -66,7 +66,7 @@ def take_effect(record: PenaltyRecord, match: Match | None) -> None:
         if penalty == Rank.SUSPENSION and (suspension is None or suspension.lifted_on is not None):
             # A suspension lifted by an earlier amendment stays lifted in the membership's history;
             # raising the record again suspends anew.
-            record.membership_suspension = MembershipSuspension.objects.create(
+            record.membership_suspension = player_services.suspend_membership(
                 player=registration.player,
                 starts_on=timezone.localdate(),
                 reason=_("Membership suspension in %(tournament)s")
@@ -171,6 +171,8 @@ def stack_at_match_end(match: Match) -> None:
     if match.is_bye:
         return
     for registration_id in (match.player1_id, match.player2_id):
+        if registration_id is None:
+            continue
         registration = Registration.objects.select_related("tournament").get(pk=registration_id)
         if registration.status == RegistrationStatus.DISQUALIFIED:
             continue  # A disqualified player receives no further penalties.
@@ -257,11 +259,10 @@ def refresh_standing(registration: Registration) -> None:
 
 
 def lift_suspension(record: PenaltyRecord, reason: str) -> None:
-    suspension = record.membership_suspension
-    if suspension is not None and suspension.lifted_on is None:
-        suspension.lifted_on = timezone.localdate()
-        suspension.lift_reason = reason
-        suspension.save(update_fields=["lifted_on", "lift_reason"])
+    if record.membership_suspension is not None:
+        player_services.lift_suspension(
+            suspension=record.membership_suspension, reason=reason, day=timezone.localdate()
+        )
 
 
 def loss_cancelled(record: PenaltyRecord) -> bool:

@@ -1,12 +1,12 @@
 """Who may do what with a penalty (rules.md §4, §7), and the locks every write takes first."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 
+from core.errors import DomainError
 from judging.models import PenaltyRecord, RecordStatus
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
-from tournaments.errors import DomainError
 from tournaments.models import (
     Level,
     Match,
@@ -27,21 +27,21 @@ def lock_player(registration: Registration) -> tuple[Registration, Match | None]
     match = tournament_selectors.current_match(registration=registration)
     ids = [registration.pk]
     if match is not None:
-        ids += [match.player1_id, match.player2_id]
+        ids += [pk for pk in (match.player1_id, match.player2_id) if pk is not None]
     locked_ = tournament_services.lock_registrations(ids)
     # The match may have ended between the look-up and the lock; read it again under the lock.
     match = tournament_selectors.current_match(registration=locked_[registration.pk])
     return locked_[registration.pk], match
 
 
-def judge_role(tournament: Tournament, user: AbstractBaseUser) -> str:
+def judge_role(tournament: Tournament, user: User) -> str:
     role = tournament_selectors.judge_role(tournament=tournament, user=user)
     if role is None:
         raise DomainError("not_a_judge", _("Only a judge of this tournament may issue penalties."))
     return role
 
 
-def ensure_head_judge(tournament: Tournament, user: AbstractBaseUser) -> str:
+def ensure_head_judge(tournament: Tournament, user: User) -> str:
     role = tournament_selectors.judge_role(tournament=tournament, user=user)
     if role != StaffRole.HEAD_JUDGE:
         raise DomainError(
@@ -65,6 +65,15 @@ def ensure_may_suspend(tournament: Tournament, role: str) -> None:
             "suspension_not_allowed",
             _("A membership can be suspended only at the professional level or above."),
         )
+
+
+def may_suspend(tournament: Tournament, role: str) -> bool:
+    """The same rule as a question, for a form that offers the suspension only where it may."""
+    try:
+        ensure_may_suspend(tournament, role)
+    except DomainError:
+        return False
+    return True
 
 
 def ensure_accepts_penalties(registration: Registration) -> None:
@@ -92,6 +101,19 @@ def ensure_in_force(record: PenaltyRecord) -> None:
         )
 
 
-def ensure_reason(reason: str) -> None:
-    if not reason.strip():
-        raise DomainError("reason_required", _("Write the reason for this decision."))
+# The longest reason a decision keeps (the reason forms allow as much).
+REASON_MAX_LENGTH = 2000
+
+
+def ensure_reason(reason: str, *, required: bool = True) -> None:
+    """The one rule for the reasons of decisions: written where required, never too long."""
+    if required and not reason.strip():
+        raise DomainError(
+            "reason_required", _("Write the reason for this decision."), field="reason"
+        )
+    if len(reason) > REASON_MAX_LENGTH:
+        raise DomainError(
+            "reason_too_long",
+            _("Keep the reason under %(count)s characters.") % {"count": REASON_MAX_LENGTH},
+            field="reason",
+        )

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from judging import live, stacking
 from judging.models import PenaltyChange, PenaltyRecord
@@ -23,7 +23,7 @@ def log(
     record: PenaltyRecord,
     kind: str,
     *,
-    author: AbstractBaseUser | None,
+    author: User | None,
     from_rank: int | None,
     from_status: str,
     reason: str = "",
@@ -48,7 +48,7 @@ def change(
     record: PenaltyRecord,
     kind: str,
     *,
-    author: AbstractBaseUser,
+    author: User,
     reason: str,
     **fields: object,
 ) -> None:

@@ -3,10 +3,11 @@
 import uuid
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from core.errors import DomainError
 from judging import stacking
 from judging.models import ChangeKind, Infraction, PenaltyRecord, RecordStatus
 from judging.penalties import Moment, Rank
@@ -20,7 +21,6 @@ from judging.services.guards import (
 )
 from judging.services.history import PenaltyOutcome, held_penalties, log
 from tournaments import selectors as tournament_selectors
-from tournaments.errors import DomainError
 from tournaments.models import Match, Registration, StaffRole
 
 NEEDS_HEAD_JUDGE = {Rank.DISQUALIFICATION, Rank.DISQUALIFICATION_WITHOUT_PRIZE}
@@ -46,7 +46,7 @@ def issue_penalty(
     registration: Registration,
     infraction_code: str,
     moment: str,
-    issued_by: AbstractBaseUser,
+    issued_by: User,
     deferred: bool = False,
     sub_item: str = "",
     note: str = "",
@@ -79,7 +79,7 @@ def preview_penalty(
     registration: Registration,
     infraction_code: str,
     moment: str,
-    issued_by: AbstractBaseUser,
+    issued_by: User,
     deferred: bool = False,
     sub_item: str = "",
 ) -> Ruling:
@@ -114,7 +114,7 @@ def _issue(
     registration: Registration,
     infraction_code: str,
     moment: str,
-    issued_by: AbstractBaseUser,
+    issued_by: User,
     deferred: bool,
     sub_item: str,
     note: str,
@@ -186,7 +186,7 @@ def _rule(
     moment: str,
     deferred: bool,
     sub_item: str,
-    issued_by: AbstractBaseUser,
+    issued_by: User,
 ) -> Ruling:
     tournament = registration.tournament
     role = judge_role(tournament, issued_by)

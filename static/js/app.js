@@ -14,3 +14,18 @@ document.addEventListener("htmx:sseOpen", (event) => {
   }
   source.dataset.sseOpened = "1";
 });
+
+// A tournament's level sets whether deck lists are used (rules.md §1): on at the professional
+// level, always on at the highest, off at the amateur level unless the organiser switches them on.
+document.addEventListener("change", (event) => {
+  const level = event.target.closest("[data-decklists-level]");
+  if (!level) {
+    return;
+  }
+  const box = level.form && level.form.querySelector("[data-decklists-box]");
+  if (!box) {
+    return;
+  }
+  box.checked = level.value !== "amateur";
+  box.disabled = level.value === "highest";
+});

@@ -10,6 +10,16 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TABLET = {"width": 800, "height": 1280}
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _sync_database_calls_beside_playwright():
+    """Playwright's sync API keeps an event loop running in the test thread from the first browser
+    test until it stops; the database calls made meanwhile are synchronous and safe. Only here
+    (the browser tests run last, see tests/conftest.py): elsewhere Django's guard stays on."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        yield
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     if not CHROMIUM.exists():
@@ -64,3 +74,24 @@ def _short_timeouts(page):
     # The app answers in milliseconds; a missing element should fail the test quickly.
     page.set_default_timeout(8000)
     page.set_default_navigation_timeout(15000)
+
+
+AXE = (
+    Path(__file__).resolve().parents[2] / ".ci" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+)
+
+
+def axe_violations(page):
+    """Run axe-core (installed by .ci/run from the npm registry) on the page as it is now and
+    return its violations as "rule: target" lines. Under CI a missing axe fails the run."""
+    if not AXE.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"axe-core is missing at {AXE}: .ci/run installs it with npm")
+        pytest.skip("axe-core is not installed (.ci/run installs it with npm)")
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target.join(' ')).join(', ')}`)"
+    )
+    return violations

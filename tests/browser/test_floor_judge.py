@@ -130,3 +130,50 @@ def test_the_log_page_fits_portrait_and_landscape_tablets(live_server, page, scr
         target = page.locator("label[for^=infraction-]").first.bounding_box()
         assert target["height"] >= 48  # a finger-sized target
         screenshot(page, f"judge-log-{name}")
+
+
+def in_view(page, locator):
+    box = locator.bounding_box()
+    height = page.viewport_size["height"]
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
+
+
+def test_three_taps_from_the_start_page_with_the_button_in_view_on_every_screen(
+    live_server, page, screenshot
+):
+    desk = Desk.create(level="professional")
+    desk.pair((0, 1), (2, 3))
+    sign_in(page, live_server, desk.floor.username)
+    taps = 0
+
+    def tap(locator):
+        nonlocal taps
+        taps += 1
+        locator.click()
+
+    for index, (name, size) in enumerate(
+        [
+            ("portrait", {"width": 800, "height": 1280}),
+            ("landscape", {"width": 1280, "height": 800}),
+            ("phone", {"width": 390, "height": 844}),
+        ]
+    ):
+        taps = 0
+        page.set_viewport_size(size)
+        page.goto(f"{live_server.url}/t/{desk.tournament.slug}/judge/")
+        player = desk.players[index]
+        page.get_by_role("searchbox").fill(str(desk.match_of(index).table))  # typing, not a tap
+        tap(page.locator(f".player-target:has(strong:text-is('{player.player.name}'))"))
+        # 1.1 has sub-items: choosing it opens them, which used to push the button off screen.
+        tap(page.locator("label[for^=infraction-]:has(.code:text-is('1.1'))"))
+        expect(page.locator("#penalty-preview")).to_contain_text("Поражение в партии")
+        expect(page.locator(".sub-items").first).to_be_visible()
+        button = page.get_by_role("button", name="Записать пенальти")
+        assert in_view(page, page.locator("#penalty-preview")), f"preview out of view: {name}"
+        assert in_view(page, button), f"the button is below the fold: {name}"
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), name
+        screenshot(page, f"judge-log-sub-items-{name}")
+        tap(button)
+        expect(page.locator("#record-card")).to_contain_text("Поражение в партии")
+        assert taps == 3
+    assert PenaltyRecord.objects.count() == 3

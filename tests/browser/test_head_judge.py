@@ -44,7 +44,14 @@ def test_the_console_shows_a_floor_judges_record_and_the_decision_comes_back(
     expect(queue).to_contain_text(name, timeout=5000)
     screenshot(head, "head-console-request")
 
-    queue.get_by_role("button", name="Подтвердить").click()
+    queue.get_by_role("button", name="Подтвердить…").click()
+    # The second, deliberate step says what a disqualification does before it is in force.
+    expect(head.get_by_role("heading", level=1)).to_contain_text("Дисквалификация без призов")
+    expect(head.locator(".confirm-effects")).to_contain_text("покидает турнир сразу")
+    expect(head.locator(".confirm-effects")).to_contain_text("не получает призов")
+    assert PenaltyRecord.objects.get().status == RecordStatus.AWAITING_HEAD_JUDGE
+    screenshot(head, "head-confirm-disqualification")
+    head.get_by_role("button", name="Да, подтвердить: Дисквалификация без призов").click()
     expect(head.locator(".messages")).to_contain_text("Подтверждено")
 
     card = floor.locator("#record-card")

@@ -7,10 +7,10 @@ import uuid
 import pytest
 from django.db import connection, connections
 
+from core.errors import DomainError
 from judging import services
 from judging.models import PenaltyRecord
 from tests.factories import Desk
-from tournaments.errors import DomainError
 
 pytestmark = [
     pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),

@@ -1,9 +1,12 @@
 """The head judge's console through the test client: log, filters, requests, permissions."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
-from judging.models import ChangeKind, PenaltyRecord, RecordStatus
+from judging.models import ChangeKind, Infraction, PenaltyRecord, RecordStatus
+from judging.selectors import infraction_sections
 from judging.services import request_revocation
 from tests.factories import Desk
 
@@ -62,14 +65,37 @@ def test_the_queue_shows_requests_and_revocation_requests(head, desk):
     assert url("console-act", desk, request.pk, "confirm") in fragment
 
 
-def test_confirm_from_the_console(head, desk):
+def test_confirming_a_disqualification_is_a_second_step_that_states_its_effects(head, desk):
     request = desk.issue(0, "6.1", by="floor")
 
-    response = head.post(url("console-act", desk, request.pk, "confirm"), {"next": "console"})
+    first = head.post(url("console-act", desk, request.pk, "confirm"), {"next": "console"})
 
     request.refresh_from_db()
-    assert response.url == url("console", desk)
+    body = first.content.decode()
+    assert first.status_code == 200
+    assert request.status == RecordStatus.AWAITING_HEAD_JUDGE
+    assert "покидает турнир сразу" in body
+    assert "сохраняет право на призы" in body
+    assert 'name="effects_seen" value="1"' in body
+    assert body.count("<h1") == 1
+
+    second = head.post(
+        url("console-act", desk, request.pk, "confirm"), {"next": "console", "effects_seen": "1"}
+    )
+
+    request.refresh_from_db()
+    assert second.url == url("console", desk)
     assert request.status == RecordStatus.IN_FORCE
+
+
+def test_a_record_page_has_no_duplicate_ids(head, desk):
+    record = desk.issue(0, "1.4")
+    request_revocation(record=record, judge=desk.floor, reason="не тот игрок")
+
+    body = head.get(url("console-record", desk, record.pk)).content.decode()
+
+    ids = re.findall(r'\sid="([^"]+)"', body)
+    assert ids and len(ids) == len(set(ids))
 
 
 def test_amend_names_the_later_records_and_keeps_history(head, desk):
@@ -165,3 +191,31 @@ def test_the_event_stream_is_for_staff_only(client, desk):
     client.force_login(Desk.create().head)
 
     assert client.get(url("events", desk)).status_code == 404
+
+
+def test_an_amended_record_is_marked_on_the_player_page(head, desk):
+    first = desk.issue(0, "1.4")
+    head.post(url("console-act", desk, first.pk, "amend"), {"to_rank": 2, "reason": "грубо"})
+
+    body = head.get(url("player", desk, desk.players[0].pk)).content.decode()
+
+    assert "изменено (выдано как Замечание)" in body
+
+
+def test_my_penalties_name_the_round_in_full(client, desk):
+    desk.pair((0, 1), (2, 3))
+    desk.issue(0, "1.4", by="floor")
+    client.force_login(desk.floor)
+
+    body = client.get(url("mine", desk)).content.decode()
+
+    assert '<span class="round-no">Тур 1</span>' in body
+
+
+def test_an_added_section_without_a_name_gets_a_title():
+    added = Infraction(code="4.1", section="4", section_name="", name="Шум")
+    shipped = Infraction(code="1.4", section="1", section_name="Проблемы с колодой", name="x")
+
+    titles = [title for title, _items in infraction_sections(infractions=[shipped, added])]
+
+    assert titles == ["1. Проблемы с колодой", "Раздел 4"]

@@ -2,6 +2,7 @@ import csv
 
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import call_command
+from django.test import RequestFactory
 
 from judging.models import PenaltyRecord
 from tournaments.models import Match, Tournament
@@ -39,7 +40,8 @@ def test_demo_prepares_a_realistic_event_and_logins_once(db, capsys):
         ("Захар Новиков", "6.1", 6, "base", "awaiting_head_judge"),
     ]
     for username in ("head", "judge", "organiser"):
-        assert authenticate(username=username, password="berserk-demo") is not None
+        request = RequestFactory().post("/login/")
+        assert authenticate(request, username=username, password="berserk-demo") is not None
     # Only the operator is a superuser; the demo's organiser is one of the organisers.
     assert not get_user_model().objects.filter(is_superuser=True).exists()
     assert not get_user_model().objects.filter(is_staff=True).exists()

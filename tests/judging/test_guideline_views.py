@@ -3,10 +3,10 @@
 import pytest
 from django.urls import reverse
 
+from core.errors import DomainError
 from judging.models import GuidelineEdition, PenaltyRecord
 from judging.selectors import edition_for
 from tests.factories import Desk
-from tournaments.errors import DomainError
 
 
 def url(desk):

@@ -4,13 +4,13 @@ import uuid
 
 import pytest
 
+from core.errors import DomainError
 from judging import services
 from judging.models import ChangeKind, PenaltyChange, PenaltyRecord, RecordStatus
 from judging.penalties import AppliesTo, Because, Rank
 from players.models import MembershipSuspension
 from tests.factories import Desk, PlayerFactory
 from tournaments import services as tournament_services
-from tournaments.errors import DomainError
 from tournaments.models import Match, RegistrationStatus
 
 

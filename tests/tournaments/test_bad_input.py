@@ -4,6 +4,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from core.errors import DomainError
 from players.models import Player
 from tests.factories import UserFactory
 from tournaments import services
@@ -61,7 +62,7 @@ def test_the_address_new_is_reserved(client, db):
 def test_the_games_in_a_match_cannot_change_during_a_round(organiser, desk):
     desk.pair((0, 1), (2, 3))
 
-    with pytest.raises(services.DomainError) as caught:
+    with pytest.raises(DomainError) as caught:
         services.update_tournament(tournament=desk.tournament, best_of=1)
 
     desk.tournament.refresh_from_db()
@@ -78,7 +79,7 @@ def test_a_finished_tournament_changes_no_more(organiser, desk):
         lambda: services.update_tournament(tournament=desk.tournament, name="Другое"),
         lambda: services.finish_tournament(tournament=desk.tournament),
     ):
-        with pytest.raises(services.DomainError):
+        with pytest.raises(DomainError):
             action()
 
     desk.players[0].refresh_from_db()

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from tournaments import pairing
+from tournaments import matching, pairing
 from tournaments.pairing import Entrant, Pairing, PairingImpossible, pair_swiss
 
 
@@ -320,7 +320,7 @@ def test_blossom_matching_is_maximum():
         for a, b in rng.sample(edges, len(edges)):
             adjacency[a].append(b)
             adjacency[b].append(a)
-        mate = pairing._blossom_matching(adjacency)
+        mate = matching.maximum_matching(adjacency)
         for v, w in enumerate(mate):
             assert w == -1 or (mate[w] == v and w in adjacency[v])
         size = sum(w != -1 for w in mate) // 2

@@ -2,9 +2,9 @@
 
 import pytest
 
+from core.errors import DomainError
 from tests.factories import Desk
 from tournaments import services
-from tournaments.errors import DomainError
 from tournaments.models import Game, Match, MatchEnd, Round, TournamentStatus
 
 

@@ -6,6 +6,9 @@ import pytest
 
 from tournaments.standings import MatchResult, Standing, compute_standings
 
+# The floor as MTR Appendix C prints it: 0.33, not 1/3.
+FL = F(33, 100)
+
 
 def match(round_number, first, second, first_games, second_games, draws=0, *, lost=()):
     """A result in one line; ``lost`` names the players who lost the match by penalty."""
@@ -74,17 +77,17 @@ def test_match_points(result, first, second):
 @pytest.mark.parametrize(
     ("result", "first_gw", "second_gw"),
     [
-        # Game points over 3 × games played: a game won is 3, a drawn game 1; floor 1/3.
-        (match(1, 1, 2, 2, 0), F(1), F(1, 3)),  # 6/6; 0/6 floored
-        (match(1, 1, 2, 2, 1), F(2, 3), F(1, 3)),  # 6/9; 3/9
-        (match(1, 1, 2, 1, 0, 2), F(5, 9), F(1, 3)),  # 5/9; 2/9 floored
+        # Game points over 3 × games played: a game won is 3, a drawn game 1; floor 0.33.
+        (match(1, 1, 2, 2, 0), F(1), FL),  # 6/6; 0/6 floored
+        (match(1, 1, 2, 2, 1), F(2, 3), F(1, 3)),  # 6/9; 3/9 is above 0.33
+        (match(1, 1, 2, 1, 0, 2), F(5, 9), FL),  # 5/9; 2/9 floored
         (match(1, 1, 2, 1, 1, 1), F(4, 9), F(4, 9)),  # (3 + 1)/9 each
-        (match(1, 1, 2, 0, 0, 1), F(1, 3), F(1, 3)),  # 1/3 each
+        (match(1, 1, 2, 0, 0, 1), F(1, 3), F(1, 3)),  # 1/3 each, above the floor
         # No game recorded: 0/0 is read as 0 and floored, as the players have played.
-        (match(1, 1, 2, 0, 0), F(1, 3), F(1, 3)),
-        (match(1, 1, 2, 0, 0, lost={1, 2}), F(1, 3), F(1, 3)),
+        (match(1, 1, 2, 0, 0), FL, FL),
+        (match(1, 1, 2, 0, 0, lost={1, 2}), FL, FL),
         # A penalty loss counts the games stored on the match, which the app sets to 0–2.
-        (match(1, 1, 2, 0, 2, lost={1}), F(1, 3), F(1)),
+        (match(1, 1, 2, 0, 2, lost={1}), FL, F(1)),
     ],
 )
 def test_game_win_percentage(result, first_gw, second_gw):
@@ -93,14 +96,19 @@ def test_game_win_percentage(result, first_gw, second_gw):
     assert (rows[1].game_win, rows[2].game_win) == exact(first_gw, second_gw)
 
 
-@pytest.mark.parametrize(("games", "game_win"), [(2, F(1)), (1, F(1))])
-def test_a_bye_is_a_match_won_with_the_stored_games(games, game_win):
-    # Best of three stores a bye as 2–0, best of one as 1–0: either way every game was won.
-    [row] = compute_standings(registration_ids=[1], results=[bye(1, 1, games)])
+@pytest.mark.parametrize("stored_games", [1, 2, 3])
+def test_a_bye_is_a_two_nil_win_whatever_the_best_of(stored_games):
+    # Best of one stores a bye as 1–0, best of three 2–0, best of five 3–0; MTR Appendix C
+    # counts it as 2–0 in every case. With a 0–2 loss: 6 game points of 12 = 1/2.
+    results = [bye(1, 1, stored_games), match(2, 2, 1, 2, 0)]
 
-    assert record(row) == (3, 1, 1, 0, 0)
+    rows = by_id(compute_standings(registration_ids=[1, 2], results=results))
+
+    assert record(rows[1]) == (3, 2, 1, 0, 1)
+    assert rows[1].game_win == float(F(1, 2))
+    [alone] = compute_standings(registration_ids=[1], results=[bye(1, 1, stored_games)])
     # A bye is no opponent: with nothing to average, OMW% and OGW% are 0.
-    assert tie_breakers(row) == exact(0, game_win, 0)
+    assert tie_breakers(alone) == exact(0, F(1), 0)
 
 
 def test_a_bye_counts_in_the_players_own_percentages_but_is_nobodys_opponent():
@@ -127,12 +135,12 @@ def test_the_floor_raises_low_percentages_in_the_averages_and_the_shown_game_win
 
     rows = by_id(compute_standings(registration_ids=[1, 2, 3, 4], results=results))
 
-    # Every opponent of player 1 has an MW% and a GW% of 0, each raised to 1/3: OMW% and OGW%
-    # are 1/3, not 0. The losers show their own GW% of 0 raised to 1/3 as well, and their
+    # Every opponent of player 1 has an MW% and a GW% of 0, each raised to 0.33: OMW% and OGW%
+    # are 0.33, not 0. The losers show their own GW% of 0 raised to 0.33 as well, and their
     # OMW% is player 1's MW% of 1, which the floor leaves alone.
-    assert tie_breakers(rows[1]) == exact(F(1, 3), F(1), F(1, 3))
+    assert tie_breakers(rows[1]) == exact(FL, F(1), FL)
     for loser in (2, 3, 4):
-        assert tie_breakers(rows[loser]) == exact(F(1), F(1, 3), F(1))
+        assert tie_breakers(rows[loser]) == exact(F(1), FL, F(1))
 
 
 def test_the_floor_leaves_percentages_above_it_alone():
@@ -141,13 +149,13 @@ def test_the_floor_leaves_percentages_above_it_alone():
 
     rows = by_id(compute_standings(registration_ids=[1, 2, 3], results=results))
 
-    # Player 1: MW% 1/6 and GW% 3/12 = 1/4 would be below the floor; shown GW% is 1/3.
+    # Player 1: MW% 1/6 and GW% 3/12 = 1/4 would be below the floor; shown GW% is 0.33.
     # Player 2: 4 of 6 match points = 2/3, games 3 won of 5 = 3/5 (above the floor, unchanged).
     # Player 3: 3 of 6 match points = 1/2, games 3 won of 5 = 3/5.
     # Player 1's OMW% = (2/3 + 1/2)/2 = 7/12, OGW% = (3/5 + 3/5)/2 = 3/5.
-    assert tie_breakers(rows[1]) == exact(F(7, 12), F(1, 3), F(3, 5))
-    # Player 2 met 3 and 1: OMW% = (1/2 + 1/3 floored)/2 = 5/12, OGW% = (3/5 + 1/3)/2 = 7/15.
-    assert tie_breakers(rows[2]) == exact(F(5, 12), F(3, 5), F(7, 15))
+    assert tie_breakers(rows[1]) == exact(F(7, 12), FL, F(3, 5))
+    # Player 2 met 3 and 1: OMW% = (1/2 + 0.33 floored)/2 = 83/200, OGW% = (3/5 + 0.33)/2.
+    assert tie_breakers(rows[2]) == exact(F(83, 200), F(3, 5), F(93, 200))
 
 
 def test_a_player_without_matches_shows_zeros_and_comes_after_everyone_who_played():
@@ -170,7 +178,7 @@ def test_a_player_without_matches_shows_zeros_and_comes_after_everyone_who_playe
         opponents_game_win=0.0,
     )
     # Player 1 lost and has 0 points too, but floored percentages put them above player 3.
-    assert tie_breakers(standings[1]) == exact(F(1), F(1, 3), F(1))
+    assert tie_breakers(standings[1]) == exact(F(1), FL, F(1))
 
 
 def test_equal_tie_breakers_get_distinct_positions_by_registration_id():
@@ -218,16 +226,16 @@ def test_the_worked_example_through_all_three_rounds():
     #   C: W L W = 6;        games 2+0+2 = 4, lost 3.    MW% 6/9 = 2/3  GW% 12/21 = 4/7
     #   D: L W L = 3;        games 1+2+1 = 4, lost 4.    MW% 1/3        GW% 12/24 = 1/2
     #   E: W W L = 6;        games 2+2+0 = 4, lost 3.    MW% 2/3        GW% 4/7
-    #   F: L L L = 0;        games 0, lost 6.            MW% 0 -> 1/3   GW% 0 -> 1/3
+    #   F: L L L = 0;        games 0, lost 6.            MW% 0 -> 0.33  GW% 0 -> 0.33
     # OMW% (opponents' floored MW%, averaged):
     #   A: B, C, E = (1/3 + 2/3 + 2/3)/3 = 5/9     B: A, E, D = (1 + 2/3 + 1/3)/3 = 2/3
-    #   C: D, A, F = (1/3 + 1 + 1/3)/3 = 5/9       D: C, F, B = (2/3 + 1/3 + 1/3)/3 = 4/9
-    #   E: F, B, A = (1/3 + 1/3 + 1)/3 = 5/9       F: E, D, C = (2/3 + 1/3 + 2/3)/3 = 5/9
+    #   C: D, A, F = (1/3 + 1 + 0.33)/3            D: C, F, B = (2/3 + 0.33 + 1/3)/3
+    #   E: F, B, A = (0.33 + 1/3 + 1)/3            F: E, D, C = (2/3 + 1/3 + 2/3)/3 = 5/9
     # OGW% (opponents' floored GW%, averaged):
     #   A: (3/8 + 4/7 + 4/7)/3 = 85/168            B: (1 + 4/7 + 1/2)/3 = 29/42
-    #   C: (1/2 + 1 + 1/3)/3 = 11/18               D: (4/7 + 1/3 + 3/8)/3 = 215/504
-    #   E: (1/3 + 3/8 + 1)/3 = 41/72               F: (4/7 + 1/2 + 4/7)/3 = 23/42
-    # C and E tie on points (6), OMW% (5/9) and GW% (4/7): OGW% 11/18 = 44/72 > 41/72 puts C
+    #   C: (1/2 + 1 + 0.33)/3                      D: (4/7 + 0.33 + 3/8)/3
+    #   E: (0.33 + 3/8 + 1)/3                      F: (4/7 + 1/2 + 4/7)/3 = 23/42
+    # C and E tie on points (6), OMW% and GW% (4/7): OGW% (3/2 + 0.33) > (11/8 + 0.33) puts C
     # first. B and D tie on points (3): OMW% 2/3 > 4/9 puts B first although D has the better
     # GW% (1/2 > 3/8), so OMW% comes before GW%.
     standings = compute_standings(registration_ids=PLAYERS, results=swiss(0))
@@ -236,39 +244,41 @@ def test_the_worked_example_through_all_three_rounds():
         (row.position, row.registration_id, *record(row), *tie_breakers(row)) for row in standings
     ] == [
         (1, A, 9, 3, 3, 0, 0, *exact(F(5, 9), F(1), F(85, 168))),
-        (2, C, 6, 3, 2, 0, 1, *exact(F(5, 9), F(4, 7), F(11, 18))),
-        (3, E, 6, 3, 2, 0, 1, *exact(F(5, 9), F(4, 7), F(41, 72))),
+        (2, C, 6, 3, 2, 0, 1, *exact((F(4, 3) + FL) / 3, F(4, 7), (F(3, 2) + FL) / 3)),
+        (3, E, 6, 3, 2, 0, 1, *exact((F(4, 3) + FL) / 3, F(4, 7), (F(11, 8) + FL) / 3)),
         (4, B, 3, 3, 1, 0, 2, *exact(F(2, 3), F(3, 8), F(29, 42))),
-        (5, D, 3, 3, 1, 0, 2, *exact(F(4, 9), F(1, 2), F(215, 504))),
-        (6, F_, 0, 3, 0, 0, 3, *exact(F(5, 9), F(1, 3), F(23, 42))),
+        (5, D, 3, 3, 1, 0, 2, *exact((1 + FL) / 3, F(1, 2), (F(4, 7) + FL + F(3, 8)) / 3)),
+        (6, F_, 0, 3, 0, 0, 3, *exact(F(5, 9), FL, F(23, 42))),
     ]
 
 
 def test_game_win_comes_before_opponents_game_win():
     # The same rounds with R3 A 2–1 E: E now has won 5 games and lost 3, GW% 15/24 = 5/8, and A
     # has lost one, GW% 18/21 = 6/7. Match points and so OMW% are unchanged: C and E still tie
-    # on 6 points and 5/9. C keeps the better OGW%: (1/2 + 6/7 + 1/3)/3 = 71/126 = 284/504
-    # against E's (1/3 + 3/8 + 6/7)/3 = 263/504, but E's GW% 5/8 beats C's 4/7 and decides.
+    # on 6 points and OMW%. C keeps the better OGW%: (1/2 + 6/7 + 0.33)/3 against E's
+    # (0.33 + 3/8 + 6/7)/3, but E's GW% 5/8 beats C's 4/7 and decides.
     rows = compute_standings(registration_ids=PLAYERS, results=swiss(1))
 
     assert [row.registration_id for row in rows] == [A, E, C, B, D, F_]
     c, e = rows[2], rows[1]
-    assert tie_breakers(c) == exact(F(5, 9), F(4, 7), F(71, 126))
-    assert tie_breakers(e) == exact(F(5, 9), F(5, 8), F(263, 504))
+    omw = (F(4, 3) + FL) / 3
+    assert tie_breakers(c) == exact(omw, F(4, 7), (F(1, 2) + F(6, 7) + FL) / 3)
+    assert tie_breakers(e) == exact(omw, F(5, 8), (FL + F(3, 8) + F(6, 7)) / 3)
 
 
 @pytest.mark.parametrize(
     ("through_round", "order", "points"),
     [
-        # After R1: A, C and E have 3 points and OMW% 1/3 (each beat a player at 0, floored).
+        # After R1: A, C and E have 3 points and OMW% 0.33 (each beat a player at 0, floored).
         # GW%: A 1, E 1, C 6/9 = 2/3. A and E also tie on OGW% (their losers B and F both have a
-        # GW% of 0, floored to 1/3), so the lower id puts A before E.
-        # B, D and F have 0 points, OMW% 1 and GW% 1/3 (D's 1 of 3 games is exactly the floor).
-        # OGW%: B and F met a GW% of 1 (A and E), D met C's 2/3; B before F by id.
-        (1, [A, E, C, B, F_, D], [3, 3, 3, 0, 0, 0]),
-        # After R2: A 6, E 6, C 3, D 3, B 0, F 0. MW%: A 1, E 1, C 1/2, D 1/2, B and F 1/3.
-        # OMW%: A (B, C) = (1/3 + 1/2)/2 = 5/12 > E (F, B) = 1/3.
-        #       C (D, A) = (1/2 + 1)/2 = 3/4 > D (C, F) = (1/2 + 1/3)/2 = 5/12.
+        # GW% of 0, floored to 0.33), so the lower id puts A before E.
+        # B, D and F have 0 points and OMW% 1; D's GW% of 1 game in 3 = 1/3 is above the floor
+        # of 0.33 that B and F get, so D comes first (with a floor of 1/3 it would come last).
+        # OGW%: B and F met a GW% of 1 (A and E); B before F by id.
+        (1, [A, E, C, D, B, F_], [3, 3, 3, 0, 0, 0]),
+        # After R2: A 6, E 6, C 3, D 3, B 0, F 0. MW%: A 1, E 1, C 1/2, D 1/2, B and F 0.33.
+        # OMW%: A (B, C) = (0.33 + 1/2)/2 > E (F, B) = 0.33.
+        #       C (D, A) = (1/2 + 1)/2 = 3/4 > D (C, F) = (1/2 + 0.33)/2.
         #       B (A, E) = 1 > F (E, D) = (1 + 1/2)/2 = 3/4.
         (2, [A, E, C, D, B, F_], [6, 6, 3, 3, 0, 0]),
         (3, [A, C, E, B, D, F_], [9, 6, 6, 3, 3, 0]),

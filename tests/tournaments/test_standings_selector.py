@@ -1,5 +1,7 @@
 """The standings selector over a tournament played through the real services."""
 
+from fractions import Fraction as F
+
 from django.utils import timezone
 
 from tests.factories import Desk
@@ -59,15 +61,15 @@ def test_standings_of_a_played_tournament(db):
 
     # Ended matches only:
     #   0: W 2–0 vs 1, D 0–0 (+1 drawn game) vs 4 = 4 points; games 2 won, 1 drawn: GW 7/9.
-    #   1: L 0–2 vs 0, L by penalty 0–2 vs 3 = 0; GW 0 -> 1/3.
+    #   1: L 0–2 vs 0, L by penalty 0–2 vs 3 = 0; GW 0 -> 0.33.
     #   2: W 1–0 vs 3, bye 2–0 = 6; GW 9/9 = 1.
     #   3: L 0–1 vs 2, W by penalty 2–0 vs 1, bye 2–0 = 6; games 4 won, 1 lost: GW 12/15 = 4/5.
     #   4: bye 2–0, D vs 0 = 4; GW 7/9.
-    # MW% (floored): 0 2/3, 1 1/3, 2 1, 3 2/3, 4 2/3.
-    # OMW%: 0 (1, 4) = (1/3 + 2/3)/2 = 1/2; 1 (0, 3) = 2/3; 2 (3) = 2/3; 3 (2, 1) = 2/3;
+    # MW% (floored): 0 2/3, 1 0.33, 2 1, 3 2/3, 4 2/3.
+    # OMW%: 0 (1, 4) = (0.33 + 2/3)/2; 1 (0, 3) = 2/3; 2 (3) = 2/3; 3 (2, 1) = (1 + 0.33)/2;
     #       4 (0) = 2/3.
-    # 2 and 3 tie on 6 points and OMW% 2/3: GW% 1 > 4/5 puts 2 first.
-    # 4 and 0 tie on 4 points: OMW% 2/3 > 1/2 puts 4 first.
+    # 2 and 3 tie on 6 points: OMW% 2/3 > 0.665 puts 2 first.
+    # 4 and 0 tie on 4 points: OMW% 2/3 > 0.498 puts 4 first.
     assert table(desk, rows) == [
         (2, 6, 2, 2, 0, 0),
         (3, 6, 3, 2, 0, 1),
@@ -85,10 +87,10 @@ def test_standings_of_a_played_tournament(db):
         for row in rows
     ] == [
         (2 / 3, 1.0, 4 / 5),  # OGW% of 2: 3's GW% 4/5.
-        (2 / 3, 4 / 5, 2 / 3),  # OGW% of 3: (1 + 1/3)/2.
+        (0.665, 4 / 5, 0.665),  # OGW% of 3: (1 + 0.33)/2.
         (2 / 3, 7 / 9, 7 / 9),  # OGW% of 4: 0's GW% 7/9.
-        (1 / 2, 7 / 9, 5 / 9),  # OGW% of 0: (1/3 + 7/9)/2.
-        (2 / 3, 1 / 3, 71 / 90),  # OGW% of 1: (7/9 + 4/5)/2.
+        (float((F(33, 100) + F(2, 3)) / 2), 7 / 9, float((F(33, 100) + F(7, 9)) / 2)),
+        (2 / 3, 0.33, 71 / 90),  # OGW% of 1: (7/9 + 4/5)/2.
     ]
     assert [(row.dropped, row.disqualified, row.prize_eligible) for row in rows] == [
         (False, False, True),

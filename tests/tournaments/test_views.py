@@ -1,10 +1,13 @@
 """The organiser's screens through the test client: roles, HTMX fragments, plain POSTs."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
 from players.models import Player
 from tests.factories import Desk, PlayerFactory, UserFactory
+from tournaments.forms import NewTournamentForm
 from tournaments.models import (
     Match,
     Registration,
@@ -295,3 +298,20 @@ def test_the_round_page_answers_in_a_constant_number_of_queries(client, db):
             assert client.get(url("round", desk, 1), {"order": "name"}).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_the_new_tournament_form_starts_professional_with_deck_lists(client, db):
+    user = UserFactory()
+    make_organiser(user)
+    client.force_login(user)
+
+    body = client.get(reverse("tournaments:create")).content.decode()
+
+    form = NewTournamentForm()
+    assert (form["level"].value(), form["uses_decklists"].value()) == ("professional", True)
+    assert re.search(r'<input type="checkbox" name="uses_decklists"[^>]*checked', body)
+    assert "data-decklists-level" in body
+    highest = NewTournamentForm(initial={"level": "highest"})
+    assert highest["uses_decklists"].value() is True
+    assert "disabled" in str(highest["uses_decklists"])
+    assert NewTournamentForm(initial={"level": "amateur"})["uses_decklists"].value() is False

@@ -1,4 +1,7 @@
 from django import template
+from django.contrib.auth.models import AbstractBaseUser
+
+from core import people
 
 register = template.Library()
 
@@ -9,3 +12,9 @@ def percent(value: float | None) -> str:
     if value is None:
         return ""
     return f"{value * 100:.1f}%"
+
+
+@register.filter
+def display_name(user: AbstractBaseUser | None) -> str:
+    """``{{ record.issued_by|display_name }}``: see ``core.people.display_name``."""
+    return people.display_name(user)

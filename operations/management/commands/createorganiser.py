@@ -4,6 +4,7 @@ import getpass
 import os
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -58,7 +59,7 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(f"{username} is now an organiser."))
             return
         try:
-            users.username_validator(username)  # type: ignore[attr-defined]
+            users.username_validator(username)
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from error
         if users.objects.filter(username=username).exists():
@@ -78,7 +79,7 @@ class Command(BaseCommand):
             )
         )
 
-    def _password(self, user: object, no_input: bool) -> str:
+    def _password(self, user: User, no_input: bool) -> str:
         if no_input:
             password = os.environ.get(PASSWORD_VARIABLE, "")
             if not password:
@@ -98,7 +99,7 @@ class Command(BaseCommand):
             return password
 
     @staticmethod
-    def _validate(password: str, user: object) -> None:
+    def _validate(password: str, user: User | None) -> None:
         try:
             validate_password(password, user)
         except ValidationError as error:

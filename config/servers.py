@@ -1,4 +1,5 @@
-"""The app served by uvicorn in a background thread, as in production, for tests and benchmarks.
+"""The app served by uvicorn in a background thread, as in production: for the browser tests and
+the benchmarks (which must not import the tests).
 
 Server-sent events need an ASGI server: the WSGI live server would buffer an endless stream.
 """

@@ -1,4 +1,4 @@
-"""Writes for tournaments: set-up, registration, pairing, games and the end of matches.
+"""Writes for playing a tournament: rounds and their pairings, games, results, the end of matches.
 
 Every public function is keyword-only, atomic, locks the registrations it changes in primary-key
 order (so two writers never deadlock), and raises ``DomainError`` before writing anything when the
@@ -6,118 +6,30 @@ action is not allowed. What the penalty rules do when a match starts, gets a gam
 of the registered ``lifecycle`` policy.
 """
 
-import datetime
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from players.models import Player
-from players.selectors import suspension_in_force
-from tournaments import lifecycle
-from tournaments.errors import DomainError
+from core.errors import DomainError
+from tournaments import lifecycle, selectors
 from tournaments.models import (
     Game,
-    Level,
     Match,
     MatchEnd,
     Registration,
     RegistrationStatus,
+    ResultCorrection,
     Round,
     RoundDraft,
-    Staff,
-    StaffRole,
     Tournament,
     TournamentStatus,
-    decklists_default,
 )
-
-
-def lock_registrations(ids: Iterable[int]) -> dict[int, Registration]:
-    """Lock the rows in a fixed order and return them fresh."""
-    rows = (
-        Registration.objects.select_for_update()
-        .filter(pk__in=sorted(set(ids)))
-        .order_by("pk")
-        .select_related("player", "tournament")
-    )
-    return {row.pk: row for row in rows}
-
-
-def create_tournament(
-    *,
-    name: str,
-    slug: str,
-    date: datetime.date,
-    level: str,
-    uses_decklists: bool | None = None,
-    best_of: int = 3,
-    head_judge_is_official: bool = False,
-    venue: str = "",
-    format: str = "constructed",
-) -> Tournament:
-    if level not in Level.values:
-        raise DomainError("unknown_level", _("Unknown rules-enforcement level."))
-    if uses_decklists is None:
-        uses_decklists = decklists_default(level)
-    if level == Level.HIGHEST and not uses_decklists:
-        raise DomainError(
-            "decklists_required", _("Deck lists are always used at the highest level.")
-        )
-    if best_of < 1:
-        raise DomainError("bad_best_of", _("A match has at least one game."))
-    return Tournament.objects.create(
-        name=name,
-        slug=slug,
-        date=date,
-        level=level,
-        uses_decklists=uses_decklists,
-        best_of=best_of,
-        head_judge_is_official=head_judge_is_official,
-        venue=venue,
-        format=format,
-    )
-
-
-def add_staff(*, tournament: Tournament, user: AbstractBaseUser, role: str) -> Staff:
-    with transaction.atomic():
-        if role == StaffRole.HEAD_JUDGE and (
-            Staff.objects.filter(tournament=tournament, role=role).exclude(user=user).exists()
-        ):
-            raise DomainError("head_judge_taken", _("The tournament already has a head judge."))
-        staff, _created = Staff.objects.get_or_create(tournament=tournament, user=user, role=role)
-        return staff
-
-
-def register_player(*, tournament: Tournament, player: Player) -> Registration:
-    """Register a player; a suspended membership is refused with its reason and end date."""
-    with transaction.atomic():
-        _ensure_not_finished(tournament)
-        suspension = suspension_in_force(player=player, day=timezone.localdate())
-        if suspension is not None:
-            until = (
-                suspension.ends_on.strftime("%d.%m.%Y")
-                if suspension.ends_on
-                else _("a date the game coordinator has yet to set")
-            )
-            raise DomainError(
-                "membership_suspended",
-                _("%(player)s's membership is suspended until %(until)s: %(reason)s")
-                % {"player": player.name, "until": until, "reason": suspension.reason or "—"},
-            )
-        registration, created = Registration.objects.get_or_create(
-            tournament=tournament, player=player
-        )
-        if not created:
-            raise DomainError(
-                "already_registered",
-                _("%(player)s is already registered.") % {"player": player.name},
-            )
-        return registration
+from tournaments.services.setup import ensure_not_finished, ensure_round_over, lock_registrations
 
 
 def pair_round(
@@ -155,11 +67,7 @@ def pair_round(
                     _("%(player)s has dropped from the tournament and cannot be paired.")
                     % {"player": registration.player.name},
                 )
-        if Match.objects.filter(round__tournament=tournament).in_progress().exists():
-            raise DomainError(
-                "round_in_progress",
-                _("A match of the current round has not ended yet."),
-            )
+        ensure_round_over(tournament)
         number = (tournament.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
         new_round = Round.objects.create(tournament=tournament, number=number)
         if tournament.status == TournamentStatus.SETUP:
@@ -306,95 +214,6 @@ def close_match(*, match: Match, reason: str) -> None:
     match.save(update_fields=["ended_at", "end_reason"])
 
 
-def update_tournament(*, tournament: Tournament, **fields: object) -> Tournament:
-    """Change the set-up; the level is fixed once play has started (rules.md §1)."""
-    with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        _ensure_not_finished(tournament)
-        played = tournament.rounds.exists()
-        for name, message in (
-            (
-                "level",
-                _("The rules-enforcement level cannot change once the first round is paired."),
-            ),
-            (
-                "uses_decklists",
-                _("Whether deck lists are used cannot change once the first round is paired."),
-            ),
-        ):
-            if name in fields and fields[name] != getattr(tournament, name) and played:
-                raise DomainError(f"{name}_fixed", message)
-        open_matches = Match.objects.filter(round__tournament=tournament).in_progress()
-        if (
-            fields.get("best_of", tournament.best_of) != tournament.best_of
-            and open_matches.exists()
-        ):
-            raise DomainError(
-                "best_of_fixed",
-                _("The number of games in a match cannot change while a round is being played."),
-            )
-        for name, value in fields.items():
-            setattr(tournament, name, value)
-        if tournament.level == Level.HIGHEST and not tournament.uses_decklists:
-            raise DomainError(
-                "decklists_required", _("Deck lists are always used at the highest level.")
-            )
-        tournament.full_clean(exclude=["slug"])
-        tournament.save()
-        return tournament
-
-
-def suggested_rounds(player_count: int) -> int:
-    """Swiss rounds that leave one undefeated player: the binary logarithm, rounded up."""
-    rounds = 0
-    while (1 << rounds) < max(player_count, 2):
-        rounds += 1
-    return max(rounds, 1)
-
-
-def create_player(*, name: str, membership_id: str, city: str = "") -> Player:
-    name, membership_id, city = name.strip(), membership_id.strip(), city.strip()
-    if not name or not membership_id:
-        raise DomainError("player_incomplete", _("A player needs a name and a membership id."))
-    existing = Player.objects.filter(membership_id=membership_id).first()
-    if existing is not None:
-        raise DomainError(
-            "membership_id_taken",
-            _("Membership id %(id)s already belongs to %(player)s.")
-            % {"id": membership_id, "player": existing.name},
-        )
-    return Player.objects.create(name=name, membership_id=membership_id, city=city)
-
-
-def drop_player(*, registration: Registration) -> Registration:
-    """The player leaves of their own will: no further pairings; results and penalties stay."""
-    with transaction.atomic():
-        registration = lock_registrations([registration.pk])[registration.pk]
-        _ensure_not_finished(registration.tournament)
-        if registration.status != RegistrationStatus.PLAYING:
-            raise DomainError(
-                "not_playing",
-                _("%(player)s is no longer playing.") % {"player": registration.player.name},
-            )
-        registration.dropped_at = timezone.now()
-        registration.status = RegistrationStatus.DROPPED
-        registration.save(update_fields=["dropped_at", "status"])
-        return registration
-
-
-def finish_tournament(*, tournament: Tournament) -> Tournament:
-    with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        _ensure_not_finished(tournament)
-        if Match.objects.filter(round__tournament=tournament).in_progress().exists():
-            raise DomainError(
-                "round_in_progress", _("A match of the current round has not ended yet.")
-            )
-        tournament.status = TournamentStatus.FINISHED
-        tournament.save(update_fields=["status"])
-        return tournament
-
-
 def enter_result(*, match: Match, player1_wins: int, player2_wins: int, draws: int = 0) -> Match:
     """Record a whole match result at once; the match ends with it.
 
@@ -423,8 +242,6 @@ def enter_result(*, match: Match, player1_wins: int, player2_wins: int, draws: i
                 "too_many_games",
                 _("A match has at most %(count)s games.") % {"count": tournament.best_of},
             )
-        if player1_wins >= tournament.wins_needed and player2_wins >= tournament.wins_needed:
-            raise DomainError("both_won", _("Only one player can reach the wins needed."))
         if lifecycle.policy().has_waiting_game_loss(match):
             raise DomainError(
                 "enter_games_one_by_one",
@@ -433,20 +250,99 @@ def enter_result(*, match: Match, player1_wins: int, player2_wins: int, draws: i
                     "this match game by game so that it lands on the right game."
                 ),
             )
-        first_games = [match.player1] * (player1_wins - have[0])
-        second_games = [match.player2] * (player2_wins - have[1])
+        first_games: list[Registration | None] = [match.player1] * (player1_wins - have[0])
+        second_games: list[Registration | None] = [match.player2] * (player2_wins - have[1])
         decisive = sorted([first_games, second_games], key=len)
-        additions = [None] * (draws - have[2]) + decisive[0] + decisive[1]
+        additions: list[Registration | None] = [None] * (draws - have[2])
+        additions += decisive[0] + decisive[1]
         for winner in additions:
             add_game(match=match, winner=winner, decided_by_penalty=False)
         end_match(match=match, reason=decided_end(match) or MatchEnd.TIME_CALLED)
         return match
 
 
+def correct_result(
+    *,
+    match: Match,
+    player1_wins: int,
+    player2_wins: int,
+    draws: int,
+    reason: str,
+    corrected_by: User,
+    lift_penalty_loss: bool = False,
+) -> ResultCorrection:
+    """Correct a finished match's result with a reason; the standings follow at once.
+
+    The recorded games stay as they were played and the end of the match keeps its moment, so
+    stacking that fired then stands (docs/decisions.md). A match loss by penalty stays unless
+    ``lift_penalty_loss`` says it no longer stands (its record was revoked or amended).
+    """
+    with transaction.atomic():
+        match = _lock_match(match)
+        tournament = match.round.tournament
+        ensure_not_finished(tournament)
+        if match.is_bye:
+            raise DomainError("bye_has_no_games", _("A bye has no games."))
+        if not match.has_ended:
+            raise DomainError(
+                "match_not_ended",
+                _("Only a finished match's result is corrected; record this one's games."),
+            )
+        reason = reason.strip()
+        if not reason:
+            raise DomainError("reason_required", _("Write the reason for the correction."))
+        if min(player1_wins, player2_wins, draws) < 0:
+            raise DomainError("bad_result", _("Games cannot be negative."))
+        if player1_wins + player2_wins + draws > tournament.best_of:
+            raise DomainError(
+                "too_many_games",
+                _("A match has at most %(count)s games.") % {"count": tournament.best_of},
+            )
+        lost1 = match.player1_lost_by_penalty and not lift_penalty_loss
+        lost2 = match.player2_lost_by_penalty and not lift_penalty_loss
+        before = (
+            match.player1_wins,
+            match.player2_wins,
+            match.draws,
+            match.player1_lost_by_penalty,
+            match.player2_lost_by_penalty,
+        )
+        if before == (player1_wins, player2_wins, draws, lost1, lost2):
+            raise DomainError(
+                "result_unchanged", _("This is the result already recorded; nothing to correct.")
+            )
+        correction = ResultCorrection.objects.create(
+            match=match,
+            corrected_by=corrected_by,
+            reason=reason,
+            before_player1_wins=before[0],
+            before_player2_wins=before[1],
+            before_draws=before[2],
+            before_player1_lost_by_penalty=before[3],
+            before_player2_lost_by_penalty=before[4],
+            player1_wins=player1_wins,
+            player2_wins=player2_wins,
+            draws=draws,
+            player1_lost_by_penalty=lost1,
+            player2_lost_by_penalty=lost2,
+        )
+        match.player1_wins, match.player2_wins, match.draws = player1_wins, player2_wins, draws
+        match.player1_lost_by_penalty, match.player2_lost_by_penalty = lost1, lost2
+        match.save(
+            update_fields=[
+                "player1_wins",
+                "player2_wins",
+                "draws",
+                "player1_lost_by_penalty",
+                "player2_lost_by_penalty",
+            ]
+        )
+        return correction
+
+
 def draft_next_round(*, tournament: Tournament, seed: int | None = None) -> RoundDraft:
     """Generate Swiss pairings for the next round as a draft the organiser can still change."""
     from tournaments.pairing import Entrant, PairingImpossible, pair_swiss
-    from tournaments.selectors import standings
 
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -470,7 +366,7 @@ def draft_next_round(*, tournament: Tournament, seed: int | None = None) -> Roun
                 opponents=frozenset(opponents.get(row.registration.pk, ())),
                 had_bye=row.registration.pk in byes,
             )
-            for row in standings(tournament=tournament)
+            for row in selectors.standings(tournament=tournament)
             if row.registration.status == RegistrationStatus.PLAYING
         ]
         if len(entrants) < 2:
@@ -540,12 +436,6 @@ def publish_draft(*, tournament: Tournament) -> Round:
         return new_round
 
 
-def _ensure_not_finished(tournament: Tournament) -> None:
-    if tournament.status == TournamentStatus.FINISHED:
-        raise DomainError("tournament_finished", _("The tournament has finished."))
-
-
 def _ensure_next_round_possible(tournament: Tournament) -> None:
-    _ensure_not_finished(tournament)
-    if Match.objects.filter(round__tournament=tournament).in_progress().exists():
-        raise DomainError("round_in_progress", _("A match of the current round has not ended yet."))
+    ensure_not_finished(tournament)
+    ensure_round_over(tournament)

@@ -1,0 +1,147 @@
+"""axe-core on every page as each role, one h1 per page, a skip link, targets of at least 44 px,
+and no sideways scrolling at a tablet's 800 px. One browser context per role, its page reused."""
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from judging.models import PenaltyRecord
+from tests.browser.conftest import TABLET, axe_violations
+from tests.factories import Desk
+from tournaments import services
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# Interactive elements smaller than this (CSS px) are hard to hit on a tablet (WCAG 2.5.5).
+TARGET = 44
+
+TARGETS_TOO_SMALL = (Path(__file__).parent / "small_targets.js").read_text(encoding="utf-8")
+
+
+def problems(page, url):
+    """Everything wrong with one page, as lines (an empty list is a pass)."""
+    page.goto(url)
+    found = []
+    headings = page.locator("h1").count()
+    if headings != 1:
+        found.append(f"{headings} h1 elements")
+    skip = page.locator("a.skip-link")
+    if skip.count() != 1 or skip.first.get_attribute("href") != "#main":
+        found.append("no skip link to #main")
+    found += axe_violations(page)
+    small = page.evaluate(TARGETS_TOO_SMALL)
+    if small:
+        found.append(f"targets under {TARGET} px: {small}")
+    if not page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"):
+        found.append(f"scrolls sideways at {page.viewport_size['width']} px")
+    beyond = page.evaluate(
+        "() => [...document.querySelectorAll('main table')].filter(t => "
+        "t.getBoundingClientRect().right > window.innerWidth + 1).length"
+    )
+    if beyond:
+        found.append("a table reaches past the screen's edge (hidden columns)")
+    if os.environ.get("DESK_A11Y_SHOTS"):
+        name = url.split("/t/")[-1].strip("/").replace("/", "_").replace("?", "_") or "home"
+        page.screenshot(path=f"{os.environ['DESK_A11Y_SHOTS']}/{name}.png", full_page=True)
+    return [f"{url.split('/t/')[-1]}: {line}" for line in found]
+
+
+@pytest.fixture
+def event(db):
+    desk = Desk.create(level="professional", players=5)
+    desk.pair((0, 1), (2, 3), (4, None))
+    desk.issue(0, "1.4", "between_games")
+    desk.issue(0, "1.4", "between_games")
+    request = desk.issue(2, "6.1", by="floor")
+    services.enter_result(match=desk.match_of(0), player1_wins=2, player2_wins=1)
+    services.correct_result(
+        match=desk.tournament.rounds.get().matches.get(table=1),
+        player1_wins=2,
+        player2_wins=0,
+        draws=0,
+        reason="Бланк",
+        corrected_by=desk.head,
+    )
+    return desk, request
+
+
+def signed_in(browser, base_url, username):
+    context = browser.new_context(viewport=TABLET, locale="ru-RU", bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(8000)
+    page.goto(f"{base_url}/login/")
+    page.get_by_label("Логин").fill(username)
+    page.get_by_label("Пароль").fill("desk-pass-123")
+    page.get_by_role("button", name="Войти").click()
+    page.wait_for_url(f"{base_url}/")
+    return page
+
+
+def test_every_page_as_every_role(live_server, browser, event):
+    desk, request = event
+    base = live_server.url
+    t = f"{base}/t/{desk.tournament.slug}"
+    match = desk.tournament.rounds.get().matches.get(table=1)
+    open_match = desk.tournament.rounds.get().matches.get(table=2)
+    first_record = PenaltyRecord.objects.filter(registration=desk.players[0]).first()
+    player = desk.players[0].pk
+
+    anonymous = browser.new_context(viewport=TABLET, locale="ru-RU", bypass_csp=True).new_page()
+    found = problems(anonymous, f"{base}/login/")
+    anonymous.context.close()
+
+    pages = {
+        desk.organiser.username: [
+            f"{base}/",
+            f"{base}/t/new/",
+            f"{t}/",
+            f"{t}/settings/",
+            f"{t}/staff/",
+            f"{t}/players/",
+            f"{t}/rounds/",
+            f"{t}/rounds/1/",
+            f"{t}/rounds/1/?order=name",
+            f"{t}/matches/{match.pk}/",
+            f"{t}/matches/{open_match.pk}/",
+            f"{t}/standings/",
+            f"{t}/guideline/",
+            f"{t}/report/",
+            f"{t}/players/{player}/record/",
+        ],
+        desk.floor.username: [
+            f"{base}/",
+            f"{t}/",
+            f"{t}/judge/",
+            f"{t}/judge/log/?player={player}",
+            f"{t}/records/{request.pk}/",
+            f"{t}/judge/mine/",
+            f"{t}/rounds/1/",
+            f"{t}/matches/{open_match.pk}/",
+            f"{t}/standings/",
+            f"{t}/guideline/",
+            f"{t}/players/{player}/record/",
+        ],
+        desk.head.username: [
+            f"{t}/console/",
+            f"{t}/console/records/{first_record.pk}/",
+            f"{t}/console/records/{request.pk}/",
+            f"{t}/judge/log/?player={player}",
+            f"{t}/players/{player}/record/",
+            f"{t}/report/",
+        ],
+    }
+    for username, urls in pages.items():
+        page = signed_in(browser, base, username)
+        for url in urls:
+            found += [f"{username} {line}" for line in problems(page, url)]
+        if username == desk.head.username:
+            # The disqualification's second step.
+            page.goto(f"{t}/console/records/{request.pk}/")
+            page.get_by_role("button", name="Подтвердить…").click()
+            expect(page.locator(".confirm-effects")).to_be_visible()
+            found += [f"confirm step: {line}" for line in axe_violations(page)]
+        page.context.close()
+
+    assert found == [], "\n".join(found)

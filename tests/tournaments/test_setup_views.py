@@ -1,0 +1,109 @@
+"""The tournament page, its end, and the staff screen through the test client."""
+
+import pytest
+from django.contrib.messages import get_messages
+from django.urls import reverse
+
+from tournaments.models import Staff, StaffRole, TournamentStatus
+
+
+def url(name, desk, *args):
+    return reverse(f"tournaments:{name}", args=[desk.tournament.slug, *args])
+
+
+@pytest.fixture
+def organiser(client, desk):
+    client.force_login(desk.organiser)
+    return client
+
+
+def messages_of(response):
+    return [str(message) for message in get_messages(response.wsgi_request)]
+
+
+def test_the_tournament_page_shows_the_set_up_and_the_round(organiser, desk):
+    desk.pair((0, 1), (2, 3))
+
+    response = organiser.get(url("detail", desk))
+
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert desk.tournament.name in body
+    assert "Тур 1:" in body and "идут 2 матча" in body
+    assert url("finish", desk) in body
+
+
+def test_a_floor_judge_sees_the_tournament_page_without_the_finish_button(client, desk):
+    client.force_login(desk.floor)
+
+    response = client.get(url("detail", desk))
+
+    assert response.status_code == 200
+    assert url("finish", desk) not in response.content.decode()
+
+
+def test_finishing_the_tournament(organiser, desk):
+    response = organiser.post(url("finish", desk))
+
+    desk.tournament.refresh_from_db()
+    assert response.status_code == 302
+    assert desk.tournament.status == TournamentStatus.FINISHED
+    assert messages_of(response) == ["Турнир завершён."]
+
+
+def test_a_tournament_with_a_match_in_progress_is_not_finished(organiser, desk):
+    desk.pair((0, 1), (2, 3))
+
+    response = organiser.post(url("finish", desk))
+
+    desk.tournament.refresh_from_db()
+    assert response.status_code == 302
+    assert desk.tournament.status == TournamentStatus.RUNNING
+    assert messages_of(response) == ["Не все матчи текущего тура завершены."]
+
+
+def test_removing_a_staff_member(organiser, desk):
+    floor = Staff.objects.get(tournament=desk.tournament, user=desk.floor)
+
+    response = organiser.post(url("staff-remove", desk, floor.pk))
+
+    assert response.status_code == 302
+    assert not Staff.objects.filter(pk=floor.pk).exists()
+
+
+def test_the_organiser_cannot_remove_their_own_role(organiser, desk):
+    own = Staff.objects.get(tournament=desk.tournament, user=desk.organiser)
+
+    response = organiser.post(url("staff-remove", desk, own.pk))
+
+    assert response.status_code == 302
+    assert Staff.objects.filter(pk=own.pk).exists()
+    assert messages_of(response) == ["Нельзя удалить себя из организаторов."]
+
+
+def test_a_new_login_without_a_password_is_shown_beside_the_field(organiser, desk):
+    staff_before = Staff.objects.count()
+
+    response = organiser.post(
+        url("staff", desk),
+        {"username": "newjudge", "role": StaffRole.FLOOR_JUDGE, "password": ""},
+        HTTP_HX_REQUEST="true",
+    )
+
+    assert response.status_code == 200
+    assert response.context["form"].errors == {
+        "password": [
+            "Такого логина ещё нет; чтобы создать его, укажите пароль не короче 8 символов."
+        ]
+    }
+    assert Staff.objects.count() == staff_before
+
+
+def test_a_registry_choice_that_is_no_player_id_is_refused(organiser, desk):
+    registrations = desk.tournament.registrations.count()
+
+    response = organiser.post(url("registration-add", desk), {"player": "abc"})
+
+    assert response.status_code == 302
+    assert messages_of(response) == ["Выберите игрока из реестра."]
+    assert desk.tournament.registrations.count() == registrations

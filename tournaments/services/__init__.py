@@ -1,0 +1,59 @@
+"""Writes for tournaments (the only ones): ``setup`` (the tournament, staff, players, its end) and
+``play`` (rounds, pairings, games, results, the end of matches). Callers use this package:
+``from tournaments import services``."""
+
+from tournaments.services.play import (
+    add_game,
+    close_match,
+    correct_result,
+    decided_end,
+    draft_next_round,
+    end_match,
+    end_match_by_penalty,
+    enter_result,
+    finish_match,
+    lock_registrations,
+    pair_round,
+    publish_draft,
+    record_game,
+    swap_in_draft,
+)
+from tournaments.services.setup import (
+    add_staff,
+    add_staff_member,
+    create_tournament,
+    drop_player,
+    finish_tournament,
+    register_new_player,
+    register_player,
+    remove_staff,
+    suggested_rounds,
+    update_tournament,
+)
+
+__all__ = [
+    "add_game",
+    "add_staff",
+    "add_staff_member",
+    "close_match",
+    "correct_result",
+    "create_tournament",
+    "decided_end",
+    "draft_next_round",
+    "drop_player",
+    "end_match",
+    "end_match_by_penalty",
+    "enter_result",
+    "finish_match",
+    "finish_tournament",
+    "lock_registrations",
+    "pair_round",
+    "publish_draft",
+    "record_game",
+    "register_new_player",
+    "register_player",
+    "remove_staff",
+    "suggested_rounds",
+    "swap_in_draft",
+    "update_tournament",
+]
