@@ -225,7 +225,7 @@ def hot_path(port: int, event: dict, rounds: int) -> Timings:
             elif name == "preview":
                 timed(
                     target,
-                    lambda form=form: judge.request(
+                    lambda form=form: judge.request(  # type: ignore[misc]
                         "POST",
                         f"/t/{slug}/judge/preview/",
                         {**form, "client_key": str(uuid.uuid4())},
@@ -236,7 +236,7 @@ def hot_path(port: int, event: dict, rounds: int) -> Timings:
             else:
                 timed(
                     target,
-                    lambda form=form: judge.request(
+                    lambda form=form: judge.request(  # type: ignore[misc]
                         "POST",
                         f"/t/{slug}/judge/issue/",
                         {**form, "client_key": str(uuid.uuid4())},
@@ -277,7 +277,7 @@ def submits_during_export(port: int, event: dict, rounds: int) -> tuple[Timings,
         }
         timed(
             samples,
-            lambda form=form: judge.request("POST", f"/t/{slug}/judge/issue/", form),
+            lambda form=form: judge.request("POST", f"/t/{slug}/judge/issue/", form),  # type: ignore[misc]
             302,
         )
         time.sleep(0.01)

@@ -10,12 +10,8 @@ from core.people import display_name
 from judging.models import Availability, RecordStatus
 from judging.penalties import Moment, Rank
 from judging.selectors import LogFilters
-<<<<<<< HEAD
-from tournaments.models import Level, Staff, StaffRole, Tournament
-=======
 from judging.services.guards import REASON_MAX_LENGTH, may_suspend
-from tournaments.models import Registration, Staff, StaffRole, Tournament
->>>>>>> main
+from tournaments.models import Staff, StaffRole, Tournament
 
 
 class InfractionForm(forms.Form):
@@ -103,14 +99,6 @@ class LogFilterForm(forms.Form):
             ("", "—"),
             *sorted({(s.user_id, display_name(s.user)) for s in judges}),
         ]
-<<<<<<< HEAD
-=======
-        players = Registration.objects.filter(tournament=tournament).select_related("player")
-        _choice_field(self, "player").choices = [
-            ("", "—"),
-            *((r.pk, r.player.name) for r in players.order_by("player__name")),
-        ]
->>>>>>> main
 
     def filters(self) -> LogFilters:
         data = self.cleaned_data

@@ -2,13 +2,8 @@
 
 from dataclasses import dataclass
 
-<<<<<<< HEAD
-from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
-=======
 from django.contrib.auth.models import User
-from django.db.models import Q, QuerySet
->>>>>>> main
+from django.db.models import F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError

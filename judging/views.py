@@ -6,12 +6,8 @@ Views stay thin: the services rule and write; the selectors read.
 import uuid
 
 from django.contrib import messages
-<<<<<<< HEAD
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
-=======
 from django.http import Http404, HttpResponse
->>>>>>> main
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -200,16 +196,11 @@ def record_undo(request: DeskRequest, access: Access, record_id: int) -> HttpRes
 
 
 @staff_view(*JUDGES)
-<<<<<<< HEAD
-def my_records(request: HttpRequest, access: Access) -> HttpResponse:
+def my_records(request: DeskRequest, access: Access) -> HttpResponse:
     records = Paginator(
         selectors.records_issued_by(tournament=access.tournament, user=request.user),
         MINE_PAGE_SIZE,
     ).get_page(request.GET.get("page"))
-=======
-def my_records(request: DeskRequest, access: Access) -> HttpResponse:
-    records = selectors.records_issued_by(tournament=access.tournament, user=request.user)
->>>>>>> main
     return render(
         request,
         "judging/record_mine.html",

@@ -57,13 +57,9 @@ def create_backup(*, label: str = "", folder: Path | None = None) -> Path:
         connection.ensure_connection()
         copy = sqlite3.connect(partial)
         try:
-<<<<<<< HEAD
-            connection.connection.backup(copy)  # type: ignore[union-attr]
+            connection.connection.backup(copy)
             # The live database runs in WAL mode; a backup is one self-contained file.
             copy.execute("PRAGMA journal_mode=DELETE")
-=======
-            connection.connection.backup(copy)
->>>>>>> main
         finally:
             copy.close()
     else:

@@ -64,7 +64,7 @@ def penalties_table(*, tournament: Tournament) -> Table:
         Column(_("Issued at"), 17),
         Column(_("Note"), 40),
     ]
-    rows = (
+    rows: Iterable[list[CellValue]] = (
         [
             row.record_id,
             row.round,
@@ -113,7 +113,7 @@ def standings_table(*, tournament: Tournament) -> Table:
             return _("dropped")
         return ""
 
-    rows = (
+    rows: Iterable[list[CellValue]] = (
         [
             row.standing.position,
             row.registration.player.name,
