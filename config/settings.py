@@ -337,7 +337,10 @@ except OSError as error:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "operations.logs.RequestIdFilter"}},
+    "filters": {
+        "request_id": {"()": "operations.logs.RequestIdFilter"},
+        "without_traceback": {"()": "operations.logs.WithoutTraceback"},
+    },
     "formatters": {
         "line": {"format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"},
     },
@@ -359,6 +362,10 @@ LOGGING = {
     },
     "root": {"handlers": ["console", "file"], "level": LOG_LEVEL},
     # Django's own loggers reach the root's handlers, in debug mode too, and print nothing twice.
-    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
+    "loggers": {
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        # A tablet on a wrong address gets a page saying so; one line in the log is enough.
+        "django.security.DisallowedHost": {"filters": ["without_traceback"]},
+    },
 }
 # --- end of the logging block ---------------------------------------------------------------------

@@ -39,3 +39,12 @@ class RequestIdFilter(logging.Filter):
             request = getattr(record, "request", None)
             record.request_id = getattr(request, "request_id", None) or current_request_id()
         return True
+
+
+class WithoutTraceback(logging.Filter):
+    """Keep the message, drop the traceback: for refusals that are expected, not failures."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.exc_info = None
+        record.exc_text = None
+        return True

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 PROJECT = Path(__file__).resolve().parents[2]
 
 SHOW = (
@@ -103,3 +105,28 @@ def test_a_data_folder_that_cannot_be_made_stops_the_start(tmp_path):
 
     assert run.returncode != 0
     assert f"DJANGO_DATA_DIR {blocker / 'data'} cannot be created" in run.stderr
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"DJANGO_ROUND_SNAPSHOTS": "some"}, "DJANGO_ROUND_SNAPSHOTS must be a whole number"),
+        ({"DJANGO_LOG_LEVEL": "loud"}, "DJANGO_LOG_LEVEL must be DEBUG, INFO, WARNING"),
+    ],
+)
+def test_a_wrong_venue_setting_stops_the_start(tmp_path, env, message):
+    run = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        cwd=PROJECT,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DJANGO_DATA_DIR": str(tmp_path),
+            **env,
+        },
+        capture_output=True,
+        text=True,
+    )
+
+    assert run.returncode != 0
+    assert message in run.stderr

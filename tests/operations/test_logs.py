@@ -126,6 +126,25 @@ def test_a_rolled_back_decision_is_not_logged(desk, caplog):
     assert [r for r in caplog.records if r.name == "desk.audit"] == []
 
 
+def test_a_refused_host_is_one_line_in_the_log_without_a_traceback(tmp_path):
+    run = subprocess.run(
+        [sys.executable, "-c", FIND_NOTHING.replace("localhost", "wrong.example")],
+        cwd=PROJECT,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DJANGO_DATA_DIR": str(tmp_path),
+        },
+        capture_output=True,
+        text=True,
+    )
+
+    request_id = run.stdout.strip()
+    log = (tmp_path / "logs" / "desk.log").read_text(encoding="utf-8")
+    assert f"ERROR [{request_id}] django.security.DisallowedHost: Invalid HTTP_HOST header: " in log
+    assert "Traceback" not in log
+
+
 def test_a_refused_host_gets_a_page_that_says_what_to_do(client, db):
     response = client.get("/", HTTP_HOST="desk.evil<b>")
 
