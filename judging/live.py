@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import datetime
 import logging
+import re
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import Any
@@ -75,6 +76,18 @@ def publish(*, tournament_id: int, version: int) -> None:
     _send(f"{tournament_id}:{version}")
 
 
+# Other apps' events (the round clock, judge calls) ride the same stream under their own name;
+# they carry no version (a page hearing one re-fetches, and ``desk:resync`` covers a reconnect).
+EVENT_NAME = re.compile(r"[a-z][a-z-]{0,39}")
+
+
+def publish_event(*, tournament_id: int, event: str) -> None:
+    """Announce a named event (``sse:<event>`` on the pages), delivered only on commit."""
+    if not EVENT_NAME.fullmatch(event) or event == EVENT:
+        raise ValueError(f"not an event name: {event!r}")
+    _send(f"{tournament_id}:{event}")
+
+
 def _send(payload: str) -> None:
     if _notifies_across_processes():
         with connection.cursor() as cursor:
@@ -99,10 +112,10 @@ class Hub:
     """The process's one LISTEN connection and the streams it feeds."""
 
     def __init__(self) -> None:
-        self._queues: dict[int, set[asyncio.Queue[int | None]]] = defaultdict(set)
+        self._queues: dict[int, set[asyncio.Queue[int | str | None]]] = defaultdict(set)
         # Whose each stream is (user id, session key), and the streams told to end.
-        self._owners: dict[asyncio.Queue[int | None], tuple[int | None, str | None]] = {}
-        self._ended: set[asyncio.Queue[int | None]] = set()
+        self._owners: dict[asyncio.Queue[int | str | None], tuple[int | None, str | None]] = {}
+        self._ended: set[asyncio.Queue[int | str | None]] = set()
         self._latest: dict[int, int] = {}
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -115,14 +128,14 @@ class Hub:
 
     def subscribe(
         self, tournament_id: int, *, user_id: int | None = None, session_key: str | None = None
-    ) -> asyncio.Queue[int | None]:
+    ) -> asyncio.Queue[int | str | None]:
         self._ensure_listening()
-        queue: asyncio.Queue[int | None] = asyncio.Queue(maxsize=100)
+        queue: asyncio.Queue[int | str | None] = asyncio.Queue(maxsize=100)
         self._queues[tournament_id].add(queue)
         self._owners[queue] = (user_id, session_key)
         return queue
 
-    def unsubscribe(self, tournament_id: int, queue: asyncio.Queue[int | None]) -> None:
+    def unsubscribe(self, tournament_id: int, queue: asyncio.Queue[int | str | None]) -> None:
         self._owners.pop(queue, None)
         self._ended.discard(queue)
         self._queues[tournament_id].discard(queue)
@@ -191,7 +204,7 @@ class Hub:
             self.listening = False
             await asyncio.sleep(RECONNECT_SECONDS)
 
-    def has_ended(self, queue: asyncio.Queue[int | None]) -> bool:
+    def has_ended(self, queue: asyncio.Queue[int | str | None]) -> bool:
         return queue in self._ended
 
     def _end(self, what: str) -> None:
@@ -218,15 +231,20 @@ class Hub:
                 self._end(payload.removeprefix(END))
             return
         tournament, _sep, version = payload.partition(":")
+        item: int | str
         try:
-            tournament_id, number = int(tournament), int(version)
+            tournament_id = int(tournament)
+            if EVENT_NAME.fullmatch(version):
+                item = version  # a named event: no version to keep
+            else:
+                item = int(version)
+                self._latest[tournament_id] = max(item, self._latest.get(tournament_id, 0))
         except ValueError:
             return
-        self._latest[tournament_id] = max(number, self._latest.get(tournament_id, 0))
         for queue in list(self._queues.get(tournament_id, ())):
             with contextlib.suppress(asyncio.QueueFull):
                 # A full queue belongs to a stalled client: one pending event is enough for it.
-                queue.put_nowait(number)
+                queue.put_nowait(item)
 
     def _deliver_to_all(self) -> None:
         for tournament_id, queues in list(self._queues.items()):
@@ -239,7 +257,10 @@ class Hub:
 hub = Hub()
 
 
-def sse_message(version: int) -> str:
+def sse_message(version: int | str) -> str:
+    if isinstance(version, str):
+        # No id: the page's last event id stays the latest penalty version it saw.
+        return f"event: {version}\ndata: 1\n\n"
     return f"id: {version}\nevent: {EVENT}\ndata: {version}\n\n"
 
 

@@ -158,3 +158,29 @@ def test_a_page_served_without_an_asgi_server_is_told_to_poll(client, desk):
     response = client.get(f"/t/{desk.tournament.slug}/events/")
 
     assert response.status_code == 204
+
+
+def test_a_named_event_of_another_app_reaches_the_streams_without_an_id(asgi_server):
+    from django.db import transaction
+
+    from judging import live
+
+    desk = Desk.create()
+    stream = Stream(asgi_server, f"/t/{desk.tournament.slug}/events/", session_cookie(desk.head))
+    assert wait_for(lambda: hub.stream_count == 1 and hub.listening)
+
+    with transaction.atomic():
+        live.publish_event(tournament_id=desk.tournament.pk, event="clock-changed")
+
+    assert stream.received.wait(timeout=2)
+    assert stream.events[0][0] == "event: clock-changed"
+    assert hub.latest(desk.tournament.pk) is None  # the penalty version is untouched
+    stream.close()
+
+
+def test_a_named_event_must_be_a_plain_word():
+    from judging import live
+
+    for bad in ("penalty-changed", "Clock", "a:b", "x\ny", ""):
+        with pytest.raises(ValueError):
+            live.publish_event(tournament_id=1, event=bad)
