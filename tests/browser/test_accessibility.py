@@ -3,10 +3,12 @@ and no sideways scrolling at a tablet's 800 px. One browser context per role, it
 
 import os
 from pathlib import Path
+from uuid import uuid4
 
 import pytest
 from playwright.sync_api import expect
 
+from floor import services as floor_services
 from judging.models import PenaltyRecord
 from tests.browser.conftest import TABLET, axe_violations
 from tests.factories import Desk
@@ -88,8 +90,19 @@ def test_every_page_as_every_role(live_server, browser, event):
     first_record = PenaltyRecord.objects.filter(registration=desk.players[0]).first()
     player = desk.players[0].pk
 
+    # The floor: the clock running, a table with extra time, a player's call waiting.
+    floor_services.start_clock(tournament=desk.tournament)
+    floor_services.extend_time(
+        match=open_match, minutes=3, reason="deck_check", given_by=desk.floor, client_key=uuid4()
+    )
+    floor_services.call_judge(tournament=desk.tournament, table=2, caller="a11y")
+    token = floor_services.ensure_public_pages(tournament=desk.tournament).token
+
     anonymous = browser.new_context(viewport=TABLET, locale="ru-RU", bypass_csp=True).new_page()
     found = problems(anonymous, f"{base}/login/")
+    found += problems(anonymous, f"{base}/p/{token}/")
+    found += problems(anonymous, f"{base}/p/{token}/tables/1/")
+    found += problems(anonymous, f"{base}/p/{token}/tables/2/")
     anonymous.context.close()
 
     pages = {
@@ -109,8 +122,13 @@ def test_every_page_as_every_role(live_server, browser, event):
             f"{t}/guideline/",
             f"{t}/report/",
             f"{t}/players/{player}/record/",
+            f"{t}/floor/",
+            f"{t}/floor/clock/projector/",
+            f"{t}/floor/slips/",
+            f"{t}/floor/players-link/",
         ],
         desk.floor.username: [
+            f"{t}/floor/",
             f"{base}/",
             f"{t}/",
             f"{t}/judge/",

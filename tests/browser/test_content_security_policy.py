@@ -2,6 +2,7 @@
 
 import pytest
 
+from floor import services as floor_services
 from tests.browser.conftest import sign_in
 from tests.factories import Desk
 
@@ -12,6 +13,9 @@ def test_the_judges_pages_break_no_rule_of_the_policy(live_server, page):
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
     record = desk.issue(0, "1.1")
+    floor_services.start_clock(tournament=desk.tournament)
+    floor_services.call_judge(tournament=desk.tournament, table=1, caller="csp")
+    token = floor_services.ensure_public_pages(tournament=desk.tournament).token
     violations: list[str] = []
     page.on(
         "console",
@@ -32,6 +36,12 @@ def test_the_judges_pages_break_no_rule_of_the_policy(live_server, page):
         f"/t/{slug}/rounds/1/",
         f"/t/{slug}/standings/",
         f"/t/{slug}/report/",
+        f"/t/{slug}/floor/",
+        f"/t/{slug}/floor/clock/projector/",
+        f"/t/{slug}/floor/slips/",
+        f"/t/{slug}/floor/players-link/",
+        f"/p/{token}/",
+        f"/p/{token}/tables/1/",
     ):
         response = page.goto(f"{live_server.url}{path}")
         assert response is not None and response.status == 200, path

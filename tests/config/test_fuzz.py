@@ -28,6 +28,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.urls.exceptions import NoReverseMatch
 from django.utils.functional import cached_property
 
+from floor import services as floor_services
 from tests.factories import Desk
 
 HUGE = "9" * 4301  # past the 4,300 digits int() takes
@@ -39,7 +40,7 @@ QUERY_VALUES = ["\x00", "\x1b", HUGE, "9" * 30, "-1", "abc", "²", "x" * 5000, "
 # For a URL no page of the role posts to: every known field at once.
 FEW_BAD_VALUES = ["\x00", HUGE, "x" * 5000, "-1"]
 ROLES = ["anonymous", "other_floor", "floor", "head", "organiser"]
-CHECKED_APPS = {"players", "tournaments", "judging", "auth"}
+CHECKED_APPS = {"players", "tournaments", "judging", "floor", "auth"}
 
 
 def url_patterns(
@@ -153,6 +154,9 @@ def make_world() -> World:
     desk.issue(0, "1.1")
     record = desk.issue(2, "6.1", by="floor")  # a request awaiting the head judge
     other = Desk.create(players=2)
+    # The floor: the players' link, and a judge call from table 2 waiting for a judge.
+    token = floor_services.ensure_public_pages(tournament=desk.tournament).token
+    call = floor_services.call_judge(tournament=desk.tournament, table=2, caller="fuzz")
     clients: dict[str, Client] = {}
     cookies: dict[str, object] = {}
     users = {
@@ -180,6 +184,9 @@ def make_world() -> World:
         "action": ["confirm", "decline", "amend", "revoke", "keep", "\x00"],
         "what": ["penalties", "standings"],
         "extension": ["csv", "xlsx"],
+        "token": [token, "unknown-token"],
+        "table": ["1", "9" * 30],
+        "call_id": [str(call.pk)],
         # The admin's: every role here is turned away from it.
         "app_label": ["tournaments"],
         "object_id": ["1"],

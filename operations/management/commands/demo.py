@@ -2,6 +2,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
+from floor.demo import load_floor_demo
 from judging.demo import DEMO_PASSWORD, DEMO_USERS, load_demo
 from operations import network
 
@@ -32,6 +33,7 @@ class Command(BaseCommand):
         )
         for username, (full_name, _role) in DEMO_USERS.items():
             self.stdout.write(f"  {username:<10} {full_name}")
+        self.stdout.write(load_floor_demo(tournament=tournament, base_url=urls[0]))
         if public:
             self.stdout.write(
                 self.style.WARNING(

@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class FloorConfig(AppConfig):
+    name = "floor"
+    verbose_name = _("The round on the floor")
+
+    def ready(self) -> None:
+        # The judge report lists the time extensions and the judge calls; judging never imports
+        # this app, so the section is handed to it.
+        from floor.report import report_section
+        from judging.report.sections import register_section
+
+        register_section(report_section)

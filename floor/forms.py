@@ -1,0 +1,38 @@
+"""Input shapes of the floor's forms; the rules are the services'."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from floor.models import ExtensionReason
+
+
+class ExtensionForm(forms.Form):
+    minutes = forms.IntegerField(
+        label=_("Minutes"),
+        min_value=1,
+        max_value=30,
+        error_messages={
+            "invalid": _("An extension is from 1 to 30 minutes."),
+            "min_value": _("An extension is from 1 to 30 minutes."),
+            "max_value": _("An extension is from 1 to 30 minutes."),
+            "required": _("An extension is from 1 to 30 minutes."),
+        },
+    )
+    reason = forms.ChoiceField(
+        label=_("Reason"),
+        choices=ExtensionReason.choices,
+        error_messages={
+            "invalid_choice": _("Choose a reason: deck check, ruling or other."),
+            "required": _("Choose a reason: deck check, ruling or other."),
+        },
+    )
+    client_key = forms.UUIDField(widget=forms.HiddenInput)
+
+
+class PlayerSearchForm(forms.Form):
+    q = forms.CharField(
+        label=_("Your name"),
+        required=False,
+        max_length=100,
+        error_messages={"max_length": _("Search with at most 100 characters.")},
+    )

@@ -1,0 +1,177 @@
+"""Reads of the round on the floor."""
+
+import datetime
+from dataclasses import dataclass
+
+from django.db.models import Count, F, Prefetch, Q, Sum
+from django.utils import timezone
+
+from floor.clock import Clock, read_clock
+from floor.models import CallStatus, JudgeCall, PublicPages, RoundClock, TimeExtension
+from tournaments.models import Match, Round, Tournament
+from tournaments.selectors import latest_round
+
+
+def read(clock: RoundClock, now: datetime.datetime | None = None) -> Clock:
+    return read_clock(
+        minutes=clock.minutes,
+        started_at=clock.started_at,
+        paused_at=clock.paused_at,
+        paused_seconds=clock.paused_seconds,
+        ended_at=clock.ended_at,
+        now=now or timezone.now(),
+    )
+
+
+@dataclass(frozen=True)
+class RoundTime:
+    """The latest round and its clock, as every page shows it."""
+
+    round: Round
+    clock: Clock
+    now: datetime.datetime
+
+    @property
+    def now_ms(self) -> int:
+        return int(self.now.timestamp() * 1000)
+
+    @property
+    def ends_at_ms(self) -> int | None:
+        return int(self.clock.ends_at.timestamp() * 1000) if self.clock.ends_at else None
+
+
+def round_time(*, tournament: Tournament) -> RoundTime | None:
+    """The latest round's clock (one query); a round whose clock was never started reads as
+    not started, at the tournament's round length."""
+    round_ = (
+        Round.objects.filter(tournament=tournament)
+        .select_related("clock")
+        .order_by("-number")
+        .first()
+    )
+    if round_ is None:
+        return None
+    now = timezone.now()
+    clock = getattr(round_, "clock", None)  # a round never started has no clock row
+    if clock is None:
+        clock = RoundClock(round=round_, minutes=tournament.round_minutes)
+    return RoundTime(round=round_, clock=read(clock, now), now=now)
+
+
+def extra_minutes(*, match: Match) -> int:
+    return TimeExtension.objects.filter(match=match).aggregate(total=Sum("minutes"))["total"] or 0
+
+
+def match_at_table(*, tournament: Tournament, table: int, lock: bool = False) -> Match | None:
+    """The latest round's match at the table (not a bye)."""
+    round_ = latest_round(tournament=tournament)
+    if round_ is None:
+        return None
+    matches = Match.objects.filter(round=round_, table=table, player2__isnull=False)
+    if lock:
+        matches = matches.select_for_update()
+    return matches.select_related("round", "player1__player", "player2__player").first()
+
+
+def last_finished_round(*, tournament: Tournament) -> int | None:
+    """The number of the latest round whose matches have all ended."""
+    rounds = (
+        Round.objects.filter(tournament=tournament)
+        .annotate(open=Count("matches", filter=Q(matches__ended_at__isnull=True)))
+        .filter(open=0)
+        .order_by("-number")
+        .values_list("number", flat=True)
+    )
+    return rounds.first()
+
+
+@dataclass(frozen=True)
+class TableRow:
+    match: Match
+    extensions: list[TimeExtension]
+    extra: int
+    ends_at: datetime.datetime | None
+
+    @property
+    def ends_at_ms(self) -> int | None:
+        return int(self.ends_at.timestamp() * 1000) if self.ends_at else None
+
+
+def table_rows(
+    *, round_: Round, clock: Clock | None, extended_only: bool = False
+) -> list[TableRow]:
+    """The round's tables (byes left out) with their extensions, in table order: two queries."""
+    matches = (
+        Match.objects.filter(round=round_, player2__isnull=False)
+        .select_related("player1__player", "player2__player")
+        .prefetch_related(
+            Prefetch(
+                "extensions",
+                queryset=TimeExtension.objects.order_by("given_at", "id"),
+                to_attr="given",
+            )
+        )
+        .order_by(F("table").asc(nulls_last=True), "id")
+    )
+    if extended_only:
+        matches = matches.filter(extensions__isnull=False).distinct()
+    rows = []
+    for match in matches:
+        extra = sum(extension.minutes for extension in match.given)
+        ends = clock.table_end(extra) if clock is not None and extra else None
+        rows.append(TableRow(match=match, extensions=match.given, extra=extra, ends_at=ends))
+    return rows
+
+
+def open_calls(*, tournament: Tournament, escalated_only: bool = False) -> list[JudgeCall]:
+    """Calls not yet resolved, oldest first."""
+    calls = JudgeCall.objects.filter(tournament=tournament).exclude(status=CallStatus.RESOLVED)
+    if escalated_only:
+        calls = calls.filter(status=CallStatus.ESCALATED)
+    return list(
+        calls.select_related(
+            "match__player1__player", "match__player2__player", "claimed_by"
+        ).order_by("created_at", "id")
+    )
+
+
+def call_of(*, tournament: Tournament, call_id: int) -> JudgeCall | None:
+    return JudgeCall.objects.filter(tournament=tournament, pk=call_id).first()
+
+
+def open_call_at(*, tournament: Tournament, table: int) -> JudgeCall | None:
+    return (
+        JudgeCall.objects.filter(tournament=tournament, table=table)
+        .exclude(status=CallStatus.RESOLVED)
+        .first()
+    )
+
+
+def pages_by_token(token: str) -> PublicPages | None:
+    if not token or len(token) > 40:
+        return None
+    return PublicPages.objects.select_related("tournament").filter(token=token).first()
+
+
+def public_pages(*, tournament: Tournament) -> PublicPages | None:
+    return PublicPages.objects.filter(tournament=tournament).first()
+
+
+# The judge report --------------------------------------------------------------------------
+
+
+def report_extensions(*, tournament: Tournament) -> list[TimeExtension]:
+    return list(
+        TimeExtension.objects.filter(match__round__tournament=tournament)
+        .select_related("match__round", "match__player1__player", "match__player2__player")
+        .select_related("given_by")
+        .order_by("match__round__number", "match__table", "given_at", "id")
+    )
+
+
+def report_calls(*, tournament: Tournament) -> list[JudgeCall]:
+    return list(
+        JudgeCall.objects.filter(tournament=tournament)
+        .select_related("round", "claimed_by", "resolved_by")
+        .order_by("created_at", "id")
+    )

@@ -1,0 +1,43 @@
+import datetime
+import uuid
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def clock_time(seconds: int | None) -> str:
+    """Seconds as the clock shows them: 49:05, or 1:02:03 past an hour."""
+    if seconds is None:
+        return ""
+    seconds = max(0, int(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+@register.filter
+def epoch_ms(moment: datetime.datetime | None) -> str:
+    """A moment as milliseconds since the epoch, for the page's script."""
+    return str(int(moment.timestamp() * 1000)) if moment is not None else ""
+
+
+@register.filter
+def minutes_between(later: datetime.datetime | None, earlier: datetime.datetime | None) -> str:
+    """The time from one moment to another as minutes and seconds (a call's response time)."""
+    if later is None or earlier is None:
+        return "—"
+    return clock_time(int((later - earlier).total_seconds()))
+
+
+@register.simple_tag
+def uuid_key() -> str:
+    """A fresh client key for a form: a double tap or a retry sends the same one."""
+    return str(uuid.uuid4())
+
+
+@register.filter
+def slip_players(first: object, second: object) -> list[object]:
+    """The two players of a slip, in table order."""
+    return [first, second]

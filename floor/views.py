@@ -1,0 +1,381 @@
+"""The staff's screens of the round on the floor: the clock and its controls, the tables with
+their time extensions, the judge calls, the match slips, the players' link and standings."""
+
+import uuid
+from collections.abc import Callable
+from typing import cast
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from core.errors import DomainError
+from core.http import DeskRequest
+from core.inputs import form_message
+from floor import qr, selectors, services
+from floor.clock import Clock
+from floor.forms import ExtensionForm
+from floor.models import ExtensionReason, JudgeCall
+from judging import live
+from tournaments.access import JUDGES, Access, staff_view
+from tournaments.models import Match, StaffRole
+from tournaments.selectors import latest_round
+
+ALL_STAFF = (StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE, StaffRole.ORGANISER)
+CLOCK_KEEPERS = (StaffRole.ORGANISER, StaffRole.HEAD_JUDGE)
+# The two-tap extension buttons: minutes offered for each reason.
+QUICK_MINUTES = {
+    ExtensionReason.DECK_CHECK: (3, 5, 10, 15),
+    ExtensionReason.RULING: (1, 2, 3, 5),
+    ExtensionReason.OTHER: (1, 2, 3, 5),
+}
+
+
+def _floor_context(request: DeskRequest, access: Access) -> dict[str, object]:
+    tournament = access.tournament
+    time = selectors.round_time(tournament=tournament)
+    return {
+        "access": access,
+        "tournament": tournament,
+        "time": time,
+        "tables": selectors.table_rows(round_=time.round, clock=time.clock) if time else [],
+        "calls": selectors.open_calls(tournament=tournament) if access.is_judge else [],
+        "quick": [(reason, label, QUICK_MINUTES[reason]) for reason, label in _reasons()],
+        "reasons": ExtensionReason.choices,
+        "live": live.streams_available(request),
+        "may_keep_clock": bool(access.roles & set(CLOCK_KEEPERS)),
+    }
+
+
+def _reasons() -> list[tuple[ExtensionReason, str]]:
+    return [(ExtensionReason(value), str(label)) for value, label in ExtensionReason.choices]
+
+
+def _new_key() -> str:
+    return str(uuid.uuid4())
+
+
+@vary_on_headers("HX-Request")
+@staff_view(*ALL_STAFF)
+def floor_home(request: DeskRequest, access: Access) -> HttpResponse:
+    """The round on the floor: the clock, the judge calls (oldest first) and the tables."""
+    context = _floor_context(request, access)
+    fragment = request.GET.get("fragment")
+    if request.htmx and fragment in ("judge-calls", "floor-tables"):
+        return render(request, f"floor/floor.html#{fragment}", context)
+    return render(request, "floor/floor.html", context)
+
+
+# The clock ---------------------------------------------------------------------------------
+
+
+def _clock_action(
+    request: DeskRequest, access: Access, act: Callable[..., Clock], done: str
+) -> HttpResponse:
+    try:
+        act(tournament=access.tournament)
+    except DomainError as error:
+        messages.error(request, str(error.message))
+    else:
+        messages.success(request, done)
+    target = request.POST.get("next")
+    if target == "projector":
+        return redirect("floor:projector", access.tournament.slug)
+    return redirect("floor:home", access.tournament.slug)
+
+
+@require_POST
+@staff_view(*CLOCK_KEEPERS)
+def clock_start(request: DeskRequest, access: Access) -> HttpResponse:
+    return _clock_action(request, access, services.start_clock, _("The round's clock is running."))
+
+
+@require_POST
+@staff_view(*CLOCK_KEEPERS)
+def clock_pause(request: DeskRequest, access: Access) -> HttpResponse:
+    return _clock_action(request, access, services.pause_clock, _("The clock is paused."))
+
+
+@require_POST
+@staff_view(*CLOCK_KEEPERS)
+def clock_resume(request: DeskRequest, access: Access) -> HttpResponse:
+    return _clock_action(request, access, services.resume_clock, _("The clock runs again."))
+
+
+@require_POST
+@staff_view(*CLOCK_KEEPERS)
+def clock_end(request: DeskRequest, access: Access) -> HttpResponse:
+    return _clock_action(
+        request, access, services.end_clock, _("Time is called: the round has ended.")
+    )
+
+
+@staff_view(*ALL_STAFF)
+def clock_badge(request: DeskRequest, access: Access) -> HttpResponse:
+    """The time left, for the navigation bar of every staff page (fetched once, then on every
+    ``clock-changed`` event)."""
+    context = {
+        "tournament": access.tournament,
+        "time": selectors.round_time(tournament=access.tournament),
+    }
+    return render(request, "floor/_clock_badge.html", context)
+
+
+@vary_on_headers("HX-Request")
+@staff_view(*ALL_STAFF)
+def projector(request: DeskRequest, access: Access) -> HttpResponse:
+    """The full-screen clock for the venue's projector, with the tables that have extra time."""
+    tournament = access.tournament
+    time = selectors.round_time(tournament=tournament)
+    context = {
+        "access": access,
+        "tournament": tournament,
+        "time": time,
+        "tables": selectors.table_rows(round_=time.round, clock=time.clock, extended_only=True)
+        if time
+        else [],
+        "live": live.streams_available(request),
+        "may_keep_clock": bool(access.roles & set(CLOCK_KEEPERS)),
+    }
+    if request.htmx and request.GET.get("fragment") == "projector-clock":
+        return render(request, "floor/projector.html#projector-clock", context)
+    return render(request, "floor/projector.html", context)
+
+
+# Time extensions ---------------------------------------------------------------------------
+
+
+def _match(access: Access, match_id: int) -> Match:
+    match = (
+        Match.objects.filter(pk=match_id, round__tournament=access.tournament)
+        .select_related("round", "player1__player", "player2__player")
+        .first()
+    )
+    if match is None:
+        raise Http404
+    return match
+
+
+@require_POST
+@staff_view(*JUDGES)
+def extend(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
+    """A floor judge gives a table extra minutes with a reason."""
+    match = _match(access, match_id)
+    form = ExtensionForm(request.POST)
+    error: str | None = None
+    notice: str | None = None
+    if not form.is_valid():
+        error = form_message(form)
+    else:
+        try:
+            extension = services.extend_time(
+                match=match,
+                minutes=form.cleaned_data["minutes"],
+                reason=form.cleaned_data["reason"],
+                given_by=request.user,
+                client_key=form.cleaned_data["client_key"],
+            )
+        except DomainError as refused:
+            error = str(refused.message)
+        else:
+            notice = _("Table %(table)s: +%(minutes)s min (%(reason)s).") % {
+                "table": match.table,
+                "minutes": extension.minutes,
+                "reason": extension.get_reason_display(),
+            }
+    if request.htmx:
+        context = _floor_context(request, access)
+        tables = cast(list[selectors.TableRow], context["tables"])
+        row = next((row for row in tables if row.match.pk == match.pk), None)
+        if row is None:  # a match of an earlier round: the page itself says what happened
+            messages.error(request, error or "")
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = reverse("floor:home", args=[access.tournament.slug])
+            return response
+        return render(
+            request,
+            "floor/floor.html#table-row",
+            {**context, "row": row, "error": error, "notice": notice},
+        )
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, notice or "")
+    return redirect("floor:home", access.tournament.slug)
+
+
+# Judge calls -------------------------------------------------------------------------------
+
+
+def _call(access: Access, call_id: int) -> JudgeCall:
+    call = selectors.call_of(tournament=access.tournament, call_id=call_id)
+    if call is None:
+        raise Http404
+    return call
+
+
+def _call_action(
+    request: DeskRequest,
+    access: Access,
+    call_id: int,
+    act: Callable[..., JudgeCall],
+    done: str,
+) -> HttpResponse:
+    call = _call(access, call_id)
+    error: str | None = None
+    try:
+        act(call=call, judge=request.user)
+    except DomainError as refused:
+        error = str(refused.message)
+    from_console = request.POST.get("next") == "console"
+    if request.htmx:
+        context = {
+            **_floor_context(request, access),
+            "error": error,
+            "notice": None if error else done % {"table": call.table},
+        }
+        if from_console:
+            context["calls"] = selectors.open_calls(
+                tournament=access.tournament, escalated_only=True
+            )
+            return render(request, "floor/_console_calls.html", context)
+        return render(request, "floor/floor.html#judge-calls", context)
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, done % {"table": call.table})
+    if from_console:
+        return redirect("judging:console", access.tournament.slug)
+    return redirect("floor:home", access.tournament.slug)
+
+
+@require_POST
+@staff_view(*JUDGES)
+def call_claim(request: DeskRequest, access: Access, call_id: int) -> HttpResponse:
+    return _call_action(
+        request, access, call_id, services.claim_call, _("Table %(table)s: the call is yours.")
+    )
+
+
+@require_POST
+@staff_view(*JUDGES)
+def call_escalate(request: DeskRequest, access: Access, call_id: int) -> HttpResponse:
+    return _call_action(
+        request,
+        access,
+        call_id,
+        services.escalate_call,
+        _("Table %(table)s: the call is sent to the head judge."),
+    )
+
+
+@require_POST
+@staff_view(*JUDGES)
+def call_resolve(request: DeskRequest, access: Access, call_id: int) -> HttpResponse:
+    return _call_action(
+        request, access, call_id, services.resolve_call, _("Table %(table)s: the call is resolved.")
+    )
+
+
+@staff_view(StaffRole.HEAD_JUDGE)
+def console_calls(request: DeskRequest, access: Access) -> HttpResponse:
+    """The calls sent to the head judge, for the console (loaded into it, refreshed live)."""
+    context = {
+        "access": access,
+        "tournament": access.tournament,
+        "calls": selectors.open_calls(tournament=access.tournament, escalated_only=True),
+        "time": selectors.round_time(tournament=access.tournament),
+    }
+    return render(request, "floor/_console_calls.html", context)
+
+
+# Match slips and the players' link ---------------------------------------------------------
+
+
+@staff_view(*ALL_STAFF)
+def slips(request: DeskRequest, access: Access) -> HttpResponse:
+    """The current round's match slips, several to an A4 page with cut lines."""
+    tournament = access.tournament
+    round_ = latest_round(tournament=tournament)
+    pages = services.ensure_public_pages(tournament=tournament)
+    rows = selectors.table_rows(round_=round_, clock=None) if round_ else []
+    slips_ = [
+        {
+            "row": row,
+            "qr": qr.svg(
+                request.build_absolute_uri(
+                    reverse("floor:table", args=[pages.token, row.match.table])
+                )
+            ),
+        }
+        for row in rows
+        if row.match.table is not None
+    ]
+    context = {
+        "access": access,
+        "tournament": tournament,
+        "round": round_,
+        "slips": slips_,
+        "games": range(1, tournament.best_of + 1),
+    }
+    return render(request, "floor/slips.html", context)
+
+
+@staff_view(*ALL_STAFF)
+def players_link(request: DeskRequest, access: Access) -> HttpResponse:
+    """The link (and its QR code) to the players' pages; the organiser publishes standings."""
+    tournament = access.tournament
+    pages = services.ensure_public_pages(tournament=tournament)
+    url = request.build_absolute_uri(reverse("floor:public", args=[pages.token]))
+    context = {
+        "access": access,
+        "tournament": tournament,
+        "pages": pages,
+        "url": url,
+        "qr": qr.svg(url),
+        "finished_round": selectors.last_finished_round(tournament=tournament),
+    }
+    return render(request, "floor/players_link.html", context)
+
+
+def _organiser_action(
+    request: DeskRequest, access: Access, act: Callable[..., object], done: str
+) -> HttpResponse:
+    try:
+        act(tournament=access.tournament)
+    except DomainError as error:
+        messages.error(request, str(error.message))
+    else:
+        messages.success(request, done)
+    return redirect("floor:players-link", access.tournament.slug)
+
+
+@require_POST
+@staff_view(StaffRole.ORGANISER)
+def standings_publish(request: DeskRequest, access: Access) -> HttpResponse:
+    return _organiser_action(
+        request, access, services.publish_standings, _("Players now see the standings.")
+    )
+
+
+@require_POST
+@staff_view(StaffRole.ORGANISER)
+def standings_hide(request: DeskRequest, access: Access) -> HttpResponse:
+    return _organiser_action(
+        request, access, services.hide_standings, _("Players no longer see the standings.")
+    )
+
+
+@require_POST
+@staff_view(StaffRole.ORGANISER)
+def link_renew(request: DeskRequest, access: Access) -> HttpResponse:
+    return _organiser_action(
+        request,
+        access,
+        services.renew_public_link,
+        _("The players' link is new: print the slips again, the old QR codes no longer work."),
+    )

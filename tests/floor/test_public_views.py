@@ -1,0 +1,116 @@
+"""The players' pages: no login, a token in the link, nothing of the staff's."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from floor import services
+from floor.models import JudgeCall
+from tests.factories import crowd
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def paired(desk):
+    desk.pair((0, 1), (2, 3))
+    return desk
+
+
+@pytest.fixture
+def token(paired):
+    return services.ensure_public_pages(tournament=paired.tournament).token
+
+
+def test_unknown_and_replaced_tokens_are_a_plain_404(paired, token):
+    client = Client()
+    assert client.get(reverse("floor:public", args=["nope"])).status_code == 404
+    assert client.get(reverse("floor:table", args=["nope", 1])).status_code == 404
+    assert client.post(reverse("floor:call", args=["nope", 1])).status_code == 404
+    services.renew_public_link(tournament=paired.tournament)
+    response = client.get(reverse("floor:public", args=[token]))
+    assert response.status_code == 404
+    assert paired.tournament.name not in response.content.decode()
+    assert client.post(reverse("floor:call", args=[token, 1])).status_code == 404
+    assert not JudgeCall.objects.exists()
+
+
+def test_an_unknown_table_is_a_404(paired, token):
+    assert Client().get(reverse("floor:table", args=[token, 9])).status_code == 404
+    assert Client().post(reverse("floor:call", args=[token, 9])).status_code == 404
+
+
+def test_the_table_page_shows_the_players_the_clock_and_the_button(paired, token):
+    services.start_clock(tournament=paired.tournament)
+    paired.issue(0, "1.1")  # a penalty: never on a player's page
+    page = Client().get(reverse("floor:table", args=[token, 1])).content.decode()
+    assert paired.players[0].player.name in page and paired.players[1].player.name in page
+    assert 'data-status="running"' in page
+    assert "Вызвать судью" in page
+    for registration in paired.players:
+        assert registration.player.membership_id not in page
+    assert "1.1" not in page and "Замечание" not in page and "/t/" not in page
+
+
+def test_a_call_from_the_table_page(paired, token):
+    client = Client()
+    response = client.post(reverse("floor:call", args=[token, 2]), headers={"HX-Request": "true"})
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="call-status"' in body and "Судья вызван в" in body
+    call = JudgeCall.objects.get()
+    assert (call.table, call.match, call.status) == (2, paired.match_of(2), "open")
+    assert call.caller and "127.0.0.1" not in call.caller
+
+    # Again at once: refused with a message, nothing written.
+    again = client.post(reverse("floor:call", args=[token, 2]), follow=True)
+    assert "уже вызван судья" in again.content.decode()
+    assert JudgeCall.objects.count() == 1
+
+
+def test_call_spam_from_one_phone_is_refused_with_a_message(desk):
+    crowd(desk, 6)
+    desk.pair((0, 1), (2, 3), (4, 5), (6, 7), (8, 9))
+    token = services.ensure_public_pages(tournament=desk.tournament).token
+    client = Client()
+    for table in (1, 2, 3):
+        client.post(reverse("floor:call", args=[token, table]))
+    response = client.post(reverse("floor:call", args=[token, 4]), headers={"HX-Request": "true"})
+    assert 'role="alert"' in response.content.decode()
+    assert "Слишком много вызовов" in response.content.decode()
+    assert JudgeCall.objects.count() == 3
+
+
+def test_players_find_their_table_by_name(paired, token):
+    name = paired.players[3].player.name
+    page = Client().get(reverse("floor:public", args=[token]), {"q": name}).content.decode()
+    assert name in page
+    assert paired.players[0].player.name not in page
+    for registration in paired.players:
+        assert registration.player.membership_id not in page
+
+
+def test_a_search_too_long_is_refused_with_a_message(paired, token):
+    response = Client().get(reverse("floor:public", args=[token]), {"q": "x" * 101})
+    assert response.status_code == 200
+    assert 'role="alert"' in response.content.decode()
+
+
+def test_standings_only_once_published(paired, token):
+    for index in (0, 2):
+        paired.win(index)
+        paired.win(index)
+    client = Client()
+    assert (
+        "Турнирная таблица после тура"
+        not in client.get(reverse("floor:public", args=[token])).content.decode()
+    )
+    services.publish_standings(tournament=paired.tournament)
+    page = client.get(reverse("floor:public", args=[token])).content.decode()
+    assert "Турнирная таблица после тура 1" in page
+    assert page.index(paired.players[0].player.name) < page.index(paired.players[1].player.name)
+
+
+def test_the_public_clock_fragment(paired, token):
+    page = Client().get(reverse("floor:public-clock", args=[token])).content.decode()
+    assert 'id="public-clock"' in page and 'data-status="not_started"' in page

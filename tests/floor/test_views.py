@@ -1,0 +1,238 @@
+"""The staff's floor screens: roles, fragments, refusals with a message, query counts."""
+
+import uuid
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from floor import services
+from floor.models import CallStatus, JudgeCall, RoundClock, TimeExtension
+from tests.factories import Desk, UserFactory, crowd
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def paired(desk):
+    desk.pair((0, 1), (2, 3))
+    return desk
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def url(name, desk, *args):
+    return reverse(f"floor:{name}", args=[desk.tournament.slug, *args])
+
+
+def test_the_floor_page_is_for_the_staff_only(paired):
+    assert Client().get(url("home", paired)).status_code == 302  # sign in
+    stranger = Desk.create()
+    assert signed_in(stranger.head).get(url("home", paired)).status_code == 404
+    for user in (paired.floor, paired.head, paired.organiser):
+        assert signed_in(user).get(url("home", paired)).status_code == 200
+
+
+def test_only_the_organiser_and_the_head_judge_run_the_clock(paired):
+    response = signed_in(paired.floor).post(url("clock-start", paired))
+    assert response.status_code == 403
+    assert not RoundClock.objects.exists()
+    for user in (paired.organiser, paired.head):
+        client = signed_in(user)
+        response = client.post(url("clock-start", paired), follow=True)
+        assert response.status_code == 200
+    # The head judge's second start is refused with the reason.
+    assert "уже идёт" in response.content.decode()
+    assert RoundClock.objects.get().started_at is not None
+
+
+def test_the_clock_buttons_follow_its_state(paired):
+    client = signed_in(paired.head)
+    page = client.get(url("home", paired)).content.decode()
+    assert url("clock-start", paired) in page
+    client.post(url("clock-start", paired))
+    page = client.get(url("home", paired)).content.decode()
+    assert url("clock-pause", paired) in page and url("clock-end", paired) in page
+    client.post(url("clock-pause", paired))
+    page = client.get(url("home", paired)).content.decode()
+    assert url("clock-resume", paired) in page and 'data-status="paused"' in page
+    response = client.post(url("clock-end", paired), {"next": "projector"})
+    assert response.url == url("projector", paired)
+    page = client.get(url("projector", paired)).content.decode()
+    assert 'data-status="time_called"' in page
+
+
+def test_the_floor_judge_sees_no_clock_buttons(paired):
+    page = signed_in(paired.floor).get(url("home", paired)).content.decode()
+    assert url("clock-start", paired) not in page
+    assert url("extend", paired, paired.match_of(0).pk) in page
+
+
+def test_the_badge_shows_the_time_left_on_every_staff_page(paired):
+    services.start_clock(tournament=paired.tournament)
+    badge = signed_in(paired.organiser).get(url("clock-badge", paired)).content.decode()
+    assert 'data-status="running"' in badge and "data-ends-at=" in badge
+    nav = signed_in(paired.floor).get(reverse("tournaments:rounds", args=[paired.tournament.slug]))
+    assert url("clock-badge", paired) in nav.content.decode()
+
+
+def test_an_extension_in_two_taps_returns_the_table_row(paired):
+    match = paired.match_of(0)
+    response = signed_in(paired.floor).post(
+        url("extend", paired, match.pk),
+        {"reason": "deck_check", "minutes": "3", "client_key": str(uuid.uuid4())},
+        headers={"HX-Request": "true"},
+    )
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert f'id="table-row-{match.pk}"' in body
+    assert "+3" in body
+    extension = TimeExtension.objects.get()
+    assert (extension.minutes, extension.reason, extension.given_by) == (
+        3,
+        "deck_check",
+        paired.floor,
+    )
+
+
+@pytest.mark.parametrize("minutes", ["0", "31", "-5", "999999", "abc", ""])
+def test_absurd_minutes_are_refused_with_a_message(paired, minutes):
+    match = paired.match_of(0)
+    response = signed_in(paired.floor).post(
+        url("extend", paired, match.pk),
+        {"reason": "ruling", "minutes": minutes, "client_key": str(uuid.uuid4())},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200
+    assert 'role="alert"' in response.content.decode()
+    assert "от 1 до 30 минут" in response.content.decode()
+    assert not TimeExtension.objects.exists()
+
+
+def test_an_extension_without_htmx_comes_back_with_a_message(paired):
+    match = paired.match_of(0)
+    response = signed_in(paired.head).post(
+        url("extend", paired, match.pk),
+        {"reason": "ruling", "minutes": "2", "client_key": str(uuid.uuid4())},
+        follow=True,
+    )
+    assert "+2 мин" in response.content.decode()
+
+
+def test_the_organiser_gives_no_extensions(paired):
+    response = signed_in(paired.organiser).post(
+        url("extend", paired, paired.match_of(0).pk),
+        {"reason": "ruling", "minutes": "2", "client_key": str(uuid.uuid4())},
+    )
+    assert response.status_code == 403
+    assert not TimeExtension.objects.exists()
+
+
+def test_a_match_of_another_tournament_is_not_found(paired):
+    other = Desk.create()
+    other.pair((0, 1), (2, 3))
+    response = signed_in(paired.floor).post(
+        url("extend", paired, other.match_of(0).pk),
+        {"reason": "ruling", "minutes": "2", "client_key": str(uuid.uuid4())},
+    )
+    assert response.status_code == 404
+
+
+def test_a_judge_claims_escalates_and_the_head_judge_resolves(paired):
+    call = services.call_judge(tournament=paired.tournament, table=2, caller="x")
+    floor = signed_in(paired.floor)
+    page = floor.get(url("home", paired) + "?fragment=judge-calls", headers={"HX-Request": "true"})
+    body = page.content.decode()
+    assert 'id="judge-calls"' in body and "Стол 2" in body
+    # "Log an infraction" opens the log flow with the player and a note ready.
+    log = reverse("judging:log", args=[paired.tournament.slug])
+    assert f"{log}?player={paired.players[2].pk}&amp;note=" in body
+
+    response = floor.post(url("call-claim", paired, call.pk), headers={"HX-Request": "true"})
+    assert "вызов ваш" in response.content.decode()
+    response = floor.post(url("call-escalate", paired, call.pk), headers={"HX-Request": "true"})
+    call.refresh_from_db()
+    assert call.status == CallStatus.ESCALATED
+
+    console = signed_in(paired.head).get(url("console-calls", paired)).content.decode()
+    assert "Стол 2" in console
+    assert signed_in(paired.floor).get(url("console-calls", paired)).status_code == 403
+    response = signed_in(paired.head).post(
+        url("call-resolve", paired, call.pk), {"next": "console"}, headers={"HX-Request": "true"}
+    )
+    assert 'id="console-calls"' in response.content.decode()
+    call.refresh_from_db()
+    assert call.status == CallStatus.RESOLVED
+
+
+def test_a_taken_call_refused_to_another_judge_with_a_message(paired):
+    other = UserFactory()
+    from tournaments import services as tournament_services
+
+    tournament_services.add_staff(tournament=paired.tournament, user=other, role="floor_judge")
+    call = services.call_judge(tournament=paired.tournament, table=1, caller="x")
+    services.claim_call(call=call, judge=paired.floor)
+    response = signed_in(other).post(url("call-claim", paired, call.pk), follow=True)
+    assert "Этот вызов уже взял другой судья." in response.content.decode()
+    assert JudgeCall.objects.get().claimed_by == paired.floor
+
+
+def test_the_console_loads_the_escalated_calls(paired):
+    page = signed_in(paired.head).get(reverse("judging:console", args=[paired.tournament.slug]))
+    assert url("console-calls", paired) in page.content.decode()
+
+
+def test_slips_have_players_ids_boxes_and_a_qr_code(paired):
+    TimeExtension.objects.create(
+        match=paired.match_of(0),
+        minutes=3,
+        reason="deck_check",
+        given_by=paired.floor,
+        client_key=uuid.uuid4(),
+    )
+    page = signed_in(paired.organiser).get(url("slips", paired)).content.decode()
+    assert page.count('class="slip"') == 2
+    assert paired.players[0].player.membership_id in page
+    assert page.count("<svg") == 2
+    assert "+3 мин" in page
+
+
+def test_players_link_and_standings_publishing(paired):
+    organiser = signed_in(paired.organiser)
+    page = organiser.get(url("players-link", paired)).content.decode()
+    assert "/p/" in page and "<svg" in page
+    response = organiser.post(url("standings-publish", paired), follow=True)
+    assert "Ни один тур ещё не завершён" in response.content.decode()
+    assert signed_in(paired.floor).post(url("standings-publish", paired)).status_code == 403
+
+
+def test_the_floor_page_reads_the_same_queries_for_1_and_3_tables(
+    db, django_assert_max_num_queries
+):
+    counts = []
+    for tables in (1, 3):
+        desk = Desk.create(players=2)
+        crowd(desk, tables * 2 - 2)
+        desk.pair(*[(2 * n, 2 * n + 1) for n in range(tables)])
+        services.start_clock(tournament=desk.tournament)
+        for n in range(tables):
+            services.call_judge(tournament=desk.tournament, table=n + 1, caller=str(n))
+            services.extend_time(
+                match=desk.match_of(2 * n),
+                minutes=2,
+                reason="ruling",
+                given_by=desk.floor,
+                client_key=uuid.uuid4(),
+            )
+        client = signed_in(desk.head)
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url("home", desk)).status_code == 200
+        counts.append(len(captured))
+    assert counts[0] == counts[1]
