@@ -29,6 +29,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 if not __package__:
@@ -143,6 +144,7 @@ def submits(port: int, event: dict, players: list[int]) -> list[float]:
 def floor_load(port: int, event: dict) -> Iterator[dict[str, float]]:
     """20 clock pages with their streams, players' pages at 500 a minute, clock changes."""
     stop = threading.Event()
+    errors: list[str] = []
     counts: dict[str, float] = {"player_pages": 0, "clock_refetches": 0, "clock_changes": 0}
     head = Browser(port)
     head.sign_in(event["head"])
@@ -162,6 +164,13 @@ def floor_load(port: int, event: dict) -> Iterator[dict[str, float]]:
             raise SystemExit("a clock page's stream did not open")
 
     def players(seed: int) -> None:
+        try:
+            load_players(seed)
+        except BaseException as error:  # a failed load must fail the benchmark, not vanish
+            errors.append(repr(error))
+            stop.set()
+
+    def load_players(seed: int) -> None:
         phone = Browser(port)
         rng = random.Random(seed)
         interval = 60.0 / (PLAYER_LOADS_PER_MINUTE / PLAYER_CLIENTS)
@@ -170,7 +179,7 @@ def floor_load(port: int, event: dict) -> Iterator[dict[str, float]]:
         while not stop.is_set():
             kind = rng.random()
             if kind < 0.5:
-                path = f"/p/{token}/?q={rng.choice(event['names'])}"
+                path = f"/p/{token}/?{urlencode({'q': rng.choice(event['names'])})}"
             elif kind < 0.85:
                 path = f"/p/{token}/tables/{rng.randint(1, event['tables'])}/"
             else:
@@ -208,6 +217,8 @@ def floor_load(port: int, event: dict) -> Iterator[dict[str, float]]:
         for thread in threads:
             thread.join(timeout=30)
         counts["seconds"] = time.monotonic() - started
+        if errors:
+            raise SystemExit(f"the players' load failed: {errors[0]}")
         for stream in streams:
             stream.socket.close()
 

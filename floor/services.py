@@ -2,7 +2,7 @@
 
 Every function is keyword-only and atomic, locks the row it changes, raises ``DomainError`` before
 writing anything when the action is not allowed, and tells the open pages over the live stream
-(``clock-changed`` for the clock, ``floor-changed`` for extensions and calls).
+(``clock-changed``, ``extensions-changed``, ``calls-changed``).
 """
 
 import datetime
@@ -33,7 +33,8 @@ from tournaments.models import Match, Round, StaffRole, Tournament
 from tournaments.selectors import judge_role, latest_round
 
 CLOCK_CHANGED = "clock-changed"
-FLOOR_CHANGED = "floor-changed"
+EXTENSIONS_CHANGED = "extensions-changed"
+CALLS_CHANGED = "calls-changed"
 
 # Extensions: a deck check or a long ruling takes minutes, not hours.
 MAX_EXTENSION_MINUTES = 30
@@ -155,7 +156,7 @@ def extend_time(
         extension = TimeExtension.objects.create(
             match=match, minutes=minutes, reason=reason, given_by=given_by, client_key=client_key
         )
-        live.publish_event(tournament_id=tournament.pk, event=FLOOR_CHANGED)
+        live.publish_event(tournament_id=tournament.pk, event=EXTENSIONS_CHANGED)
         return extension
 
 
@@ -210,7 +211,7 @@ def call_judge(*, tournament: Tournament, table: int, caller: str) -> JudgeCall:
             raise DomainError(
                 "call_open", _("A judge has already been called to this table and is on the way.")
             ) from None
-        live.publish_event(tournament_id=tournament.pk, event=FLOOR_CHANGED)
+        live.publish_event(tournament_id=tournament.pk, event=CALLS_CHANGED)
         return call
 
 
@@ -227,7 +228,7 @@ def _locked_call(call: JudgeCall) -> JudgeCall:
 
 def _save_call(call: JudgeCall) -> JudgeCall:
     call.save()
-    live.publish_event(tournament_id=call.tournament_id, event=FLOOR_CHANGED)
+    live.publish_event(tournament_id=call.tournament_id, event=CALLS_CHANGED)
     return call
 
 
