@@ -8,8 +8,9 @@ class FloorConfig(AppConfig):
 
     def ready(self) -> None:
         # The judge report lists the time extensions and the judge calls; judging never imports
-        # this app, so the section is handed to it.
-        from floor.report import report_section
-        from judging.report.sections import register_section
+        # this app, so the sections are handed to it.
+        from floor.report import SECTIONS
+        from judging.report import register_section
 
-        register_section(report_section)
+        for section in SECTIONS:
+            register_section(section)

@@ -12,4 +12,5 @@ def load_floor_demo(*, tournament: Tournament, base_url: str) -> str:
     pages = services.ensure_public_pages(tournament=tournament)
     if pages.standings_through is None:
         services.publish_standings(tournament=tournament)
-    return f"Players' pages (no sign-in): {base_url.rstrip('/')}{reverse('floor:public', args=[pages.token])}"
+    path = reverse("floor:public", args=[pages.token])
+    return f"Players' pages (no sign-in): {base_url.rstrip('/')}{path}"

@@ -1,35 +1,143 @@
-"""The floor's section of the judge report: time extensions, and judge calls with their response
-times. Registered with judging's report from ``FloorConfig.ready()``."""
+"""The floor's parts of the judge report: time extensions, and judge calls with their response
+times. Registered with judging's report from ``FloorConfig.ready()`` (judging never imports us);
+each is shown in the report and exported as CSV and XLSX."""
 
 import datetime
 import statistics
+from collections.abc import Iterable
+from dataclasses import dataclass
 
-from django.template.loader import render_to_string
-from django.utils.safestring import SafeString, mark_safe
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from core.people import display_name
 from floor import selectors
+from floor.models import JudgeCall, TimeExtension
+from judging.report import Column, ReportSection, Table
+from judging.report.tables import CellValue
 from tournaments.models import Tournament
 
+# The report on screen shows a page of each long list; the printed report shows it whole.
+SCREEN_ROWS = 50
 
-def _seconds(delta: datetime.timedelta | None) -> int | None:
-    return int(delta.total_seconds()) if delta is not None else None
+
+def _seconds(later: datetime.datetime | None, earlier: datetime.datetime) -> int | None:
+    return int((later - earlier).total_seconds()) if later is not None else None
 
 
-def report_section(tournament: Tournament) -> SafeString:
-    extensions = selectors.report_extensions(tournament=tournament)
-    calls = selectors.report_calls(tournament=tournament)
+def _local(moment: datetime.datetime | None) -> datetime.datetime | None:
+    return timezone.localtime(moment).replace(tzinfo=None) if moment is not None else None
+
+
+@dataclass(frozen=True)
+class Extensions:
+    rows: list[TimeExtension]
+    count: int
+    minutes: int
+
+
+def read_extensions(*, tournament: Tournament, whole: bool) -> Extensions:
+    rows = selectors.report_extensions(tournament=tournament)
+    return Extensions(
+        rows=rows if whole else rows[:SCREEN_ROWS],
+        count=len(rows),
+        minutes=sum(extension.minutes for extension in rows),
+    )
+
+
+def extensions_table(*, tournament: Tournament) -> Table:
+    columns = [
+        Column(_("Round"), 7),
+        Column(_("Table"), 7),
+        Column(_("Player"), 28),
+        Column(_("Opponent"), 28),
+        Column(_("Minutes"), 8),
+        Column(_("Reason"), 18),
+        Column(_("Judge"), 20),
+        Column(_("Time"), 17),
+    ]
+    rows: Iterable[list[CellValue]] = (
+        [
+            extension.match.round.number,
+            extension.match.table,
+            extension.match.player1.player.name,
+            extension.match.player2.player.name if extension.match.player2 else "",
+            extension.minutes,
+            str(extension.get_reason_display()),
+            display_name(extension.given_by),
+            _local(extension.given_at),
+        ]
+        for extension in selectors.report_extensions(tournament=tournament)
+    )
+    return Table(title=_("Time extensions"), columns=columns, rows=rows)
+
+
+@dataclass(frozen=True)
+class Calls:
+    rows: list[JudgeCall]
+    count: int
+    median_response: int | None
+    longest_response: int | None
+
+
+def read_calls(*, tournament: Tournament, whole: bool) -> Calls:
+    rows = selectors.report_calls(tournament=tournament)
     responses = [
         seconds
-        for call in calls
-        if (seconds := _seconds(call.claimed_at - call.created_at if call.claimed_at else None))
-        is not None
+        for call in rows
+        if (seconds := _seconds(call.claimed_at, call.created_at)) is not None
     ]
-    context = {
-        "extensions": extensions,
-        "extension_minutes": sum(extension.minutes for extension in extensions),
-        "calls": calls,
-        "median_response": int(statistics.median(responses)) if responses else None,
-        "longest_response": max(responses) if responses else None,
-    }
-    # The template escapes every value; the report inserts the section as it is.
-    return mark_safe(render_to_string("floor/report_section.html", context))
+    return Calls(
+        rows=rows if whole else rows[:SCREEN_ROWS],
+        count=len(rows),
+        median_response=int(statistics.median(responses)) if responses else None,
+        longest_response=max(responses) if responses else None,
+    )
+
+
+def calls_table(*, tournament: Tournament) -> Table:
+    columns = [
+        Column(_("Round"), 7),
+        Column(_("Table"), 7),
+        Column(_("Called at"), 17),
+        Column(_("Taken after, seconds"), 12),
+        Column(_("Resolved after, seconds"), 12),
+        Column(_("Judge"), 20),
+        Column(_("Sent to the head judge"), 12),
+        Column(_("Status"), 18),
+    ]
+    rows: Iterable[list[CellValue]] = (
+        [
+            call.round.number,
+            call.table,
+            _local(call.created_at),
+            _seconds(call.claimed_at, call.created_at),
+            _seconds(call.resolved_at, call.created_at),
+            display_name(call.claimed_by) if call.claimed_by else "",
+            _("yes") if call.escalated_at else _("no"),
+            str(call.get_status_display()),
+        ]
+        for call in selectors.report_calls(tournament=tournament)
+    )
+    return Table(title=_("Judge calls"), columns=columns, rows=rows)
+
+
+SECTIONS = [
+    ReportSection(
+        key="extensions",
+        title=gettext_lazy("Time extensions"),
+        template="floor/report_extensions.html",
+        read=read_extensions,
+        table=extensions_table,
+        order=200,
+    ),
+    ReportSection(
+        key="calls",
+        title=gettext_lazy("Judge calls"),
+        template="floor/report_calls.html",
+        read=read_calls,
+        table=calls_table,
+        order=210,
+    ),
+]

@@ -30,7 +30,7 @@ from judging.report.reads import (
     penalties_in_force,
     penalty_rows,
 )
-from judging.report.sections import extra_sections
+from judging.report.sections import read_sections
 from judging.report.tables import CellValue, Percent, Table
 from tournaments.models import Tournament
 
@@ -153,7 +153,8 @@ def html_pieces(
             **context,
             "report": report,
             "penalty_rows_marker": marker,
-            "extra_sections": extra_sections(tournament=report.tournament),
+            # Other apps' parts of the report (judging.report.sections), whole when printed.
+            "added_sections": read_sections(tournament=report.tournament, whole=penalties is None),
         },
         request,
     )

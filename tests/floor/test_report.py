@@ -51,8 +51,21 @@ def test_the_report_page_lists_extensions_and_calls(event):
     assert "1:35" in calls  # taken after
     assert "5:35" in calls  # resolved after
     assert "медиана" in calls
-    # Before the counts, as the other sections.
-    assert page.index('id="report-calls"') < page.index('id="report-counts"')
+    # After the report's own sections, extensions first.
+    assert page.index('id="report-counts"') < page.index('id="report-extensions"')
+    assert page.index('id="report-extensions"') < page.index('id="report-calls"')
+
+
+def test_extensions_and_calls_export_as_csv(event):
+    client = Client()
+    client.force_login(event.organiser)
+    slug = event.tournament.slug
+    response = client.get(reverse("judging:report-export", args=[slug, "extensions", "csv"]))
+    text = b"".join(response.streaming_content).decode("utf-8-sig")
+    assert "Проверка колоды" in text and ",3," in text
+    response = client.get(reverse("judging:report-export", args=[slug, "calls", "csv"]))
+    text = b"".join(response.streaming_content).decode("utf-8-sig")
+    assert ",95,335," in text
 
 
 def test_the_standalone_report_has_the_section_too(event):
