@@ -192,11 +192,23 @@ def floor_load(port: int, event: dict) -> Iterator[dict[str, float]]:
             stop.wait(max(0.0, next_at - time.monotonic()))
 
     def clock_pages() -> None:
+        try:
+            change_clock()
+        except BaseException as error:
+            errors.append(repr(error))
+            stop.set()
+
+    def change_clock() -> None:
         # What each open clock page does on a clock change: re-fetch its fragment.
         running = True
         while not stop.wait(CLOCK_CHANGE_SECONDS):
             action = "pause" if running else "resume"
-            head.request("POST", f"/t/{event['slug']}/floor/clock/{action}/", {})
+            # Idle keep-alive connections are closed by the server after a few seconds.
+            for browser in (head, *pages):
+                browser.connection.close()
+            status, _body = head.request("POST", f"/t/{event['slug']}/floor/clock/{action}/", {})
+            if status != 302:
+                raise SystemExit(f"the clock's {action} answered {status}")
             running = not running
             counts["clock_changes"] += 1
             for page in pages:

@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.inputs import IdField
 from floor.models import ExtensionReason
 
 
@@ -36,3 +37,14 @@ class PlayerSearchForm(forms.Form):
         max_length=100,
         error_messages={"max_length": _("Search with at most 100 characters.")},
     )
+
+
+class FloorQuery(forms.Form):
+    """The floor page's query: which fragment, and which table's extension buttons are open."""
+
+    fragment = forms.ChoiceField(
+        required=False,
+        choices=[(name, name) for name in ("", "judge-calls", "floor-tables", "table-row")],
+    )
+    extend = IdField(required=False)
+    row = IdField(required=False)

@@ -14,7 +14,7 @@ from core.errors import DomainError
 from floor import selectors, services
 from floor.forms import PlayerSearchForm
 from floor.models import PublicPages
-from tournaments.selectors import latest_round, pairings_by_name, standings
+from tournaments.selectors import latest_round, standings
 
 # Players' phones re-read the clock this often (the countdown itself runs in the browser).
 CLOCK_POLL_SECONDS = 20
@@ -38,10 +38,7 @@ def public_home(request: HttpRequest, token: str) -> HttpResponse:
     form = PlayerSearchForm(request.GET)
     query = form.cleaned_data["q"].strip() if form.is_valid() else ""
     round_ = latest_round(tournament=tournament)
-    rows = pairings_by_name(round_=round_) if round_ is not None else []
-    if query:
-        folded = query.casefold().replace("ё", "е")
-        rows = [row for row in rows if folded in row.name.casefold().replace("ё", "е")]
+    rows = selectors.public_pairings(round_=round_, query=query) if round_ is not None else []
     table = (
         standings(tournament=tournament, through_round=pages.standings_through)
         if pages.standings_through is not None

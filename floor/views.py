@@ -15,10 +15,10 @@ from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError
 from core.http import DeskRequest
-from core.inputs import form_message
+from core.inputs import form_message, parse_query
 from floor import qr, selectors, services
 from floor.clock import Clock
-from floor.forms import ExtensionForm
+from floor.forms import ExtensionForm, FloorQuery
 from floor.models import ExtensionReason, JudgeCall
 from judging import live
 from tournaments.access import JUDGES, Access, staff_view
@@ -35,12 +35,16 @@ QUICK_MINUTES = {
 }
 
 
-def _floor_context(request: DeskRequest, access: Access) -> dict[str, object]:
+def _floor_context(
+    request: DeskRequest, access: Access, *, extend: int | None = None
+) -> dict[str, object]:
     tournament = access.tournament
     time = selectors.round_time(tournament=tournament)
     return {
         "access": access,
         "tournament": tournament,
+        "floor_url": reverse("floor:home", args=[tournament.slug]),
+        "extend": extend,
         "time": time,
         "tables": selectors.table_rows(round_=time.round, clock=time.clock) if time else [],
         "calls": selectors.open_calls(tournament=tournament) if access.is_judge else [],
@@ -62,9 +66,21 @@ def _new_key() -> str:
 @vary_on_headers("HX-Request")
 @staff_view(*ALL_STAFF)
 def floor_home(request: DeskRequest, access: Access) -> HttpResponse:
-    """The round on the floor: the clock, the judge calls (oldest first) and the tables."""
-    context = _floor_context(request, access)
-    fragment = request.GET.get("fragment")
+    """The round on the floor: the clock, the judge calls (oldest first) and the tables.
+
+    ``?extend=<match>`` opens that table's extension buttons (tap 1; tap 2 is a minute button).
+    """
+    query = parse_query(request, FloorQuery).cleaned_data
+    extend = query["extend"]
+    context = _floor_context(request, access, extend=extend)
+    fragment = query["fragment"]
+    if request.htmx and fragment == "table-row":
+        wanted = extend or query["row"]
+        tables = cast(list[selectors.TableRow], context["tables"])
+        row = next((row for row in tables if row.match.pk == wanted), None)
+        if row is None:
+            raise Http404
+        return render(request, "floor/floor.html#table-row", {**context, "row": row})
     if request.htmx and fragment in ("judge-calls", "floor-tables"):
         return render(request, f"floor/floor.html#{fragment}", context)
     return render(request, "floor/floor.html", context)
@@ -188,7 +204,8 @@ def extend(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
                 "reason": extension.get_reason_display(),
             }
     if request.htmx:
-        context = _floor_context(request, access)
+        # After a refusal the buttons stay open for another try; after a success they close.
+        context = _floor_context(request, access, extend=match.pk if error else None)
         tables = cast(list[selectors.TableRow], context["tables"])
         row = next((row for row in tables if row.match.pk == match.pk), None)
         if row is None:  # a match of an earlier round: the page itself says what happened

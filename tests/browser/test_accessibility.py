@@ -129,6 +129,7 @@ def test_every_page_as_every_role(live_server, browser, event):
         ],
         desk.floor.username: [
             f"{t}/floor/",
+            f"{t}/floor/?extend={open_match.pk}",
             f"{base}/",
             f"{t}/",
             f"{t}/judge/",

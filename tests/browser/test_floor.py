@@ -75,7 +75,7 @@ def test_the_round_on_the_floor_from_clock_to_a_judge_call(asgi_server, browser,
     floor = signed_in(browser, asgi_server, desk.floor.username)
     floor.goto(f"{asgi_server}/t/{slug}/floor/")
     table3 = floor.locator(".floor-table", has=floor.locator(".table-no", has_text="Стол 3"))
-    table3.locator("summary").click()
+    table3.get_by_role("link", name="Добавить время").click()
     table3.get_by_role("button", name="+3 мин: Проверка колоды, стол 3").click()
     expect(table3.locator(".extra")).to_contain_text("+3 мин")
     extension = TimeExtension.objects.get()

@@ -69,7 +69,32 @@ def test_the_clock_buttons_follow_its_state(paired):
 def test_the_floor_judge_sees_no_clock_buttons(paired):
     page = signed_in(paired.floor).get(url("home", paired)).content.decode()
     assert url("clock-start", paired) not in page
-    assert url("extend", paired, paired.match_of(0).pk) in page
+    # Tap 1 opens one table's extension buttons; the list itself carries no forms.
+    match = paired.match_of(0)
+    assert url("extend", paired, match.pk) not in page
+    assert f"?extend={match.pk}" in page
+    opened = signed_in(paired.floor).get(
+        url("home", paired),
+        {"fragment": "table-row", "extend": match.pk},
+        headers={"HX-Request": "true"},
+    )
+    body = opened.content.decode()
+    assert body.count(url("extend", paired, match.pk)) == 8  # four forms, action and hx-post
+    assert f'id="table-row-{match.pk}"' in body
+    # Without JavaScript the same link opens them on the page.
+    page = signed_in(paired.floor).get(url("home", paired), {"extend": match.pk}).content.decode()
+    assert url("extend", paired, match.pk) in page
+
+
+def test_a_bad_floor_query_is_refused_with_a_message(paired):
+    response = signed_in(paired.floor).get(url("home", paired), {"extend": "9" * 40})
+    assert response.status_code == 400
+    response = signed_in(paired.floor).get(
+        url("home", paired),
+        {"fragment": "table-row", "extend": "999999"},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 404
 
 
 def test_the_badge_shows_the_time_left_on_every_staff_page(paired):
