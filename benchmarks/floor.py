@@ -4,8 +4,8 @@ judges' submit p95 within 1.5x of idle, on the laptop set-up (one uvicorn proces
 Run it with ``uv run python benchmarks/floor.py`` (``--databases sqlite,postgres`` to add
 PostgreSQL; ``BENCH_PG_ADMIN_URL`` as for ``benchmarks/hot_path.py``). For each database it:
 
-1. builds, in a throwaway database, a tournament of 400 players with round 1 in progress
-   (200 tables), its clock running and its players' link;
+1. builds, in a throwaway database, a tournament of 600 players with round 1 in progress
+   (300 tables), its clock running and its players' link;
 2. serves the app from one uvicorn process (``benchmarks/hot_path.py``'s server);
 3. times a floor judge's submits (a first infraction at a table, the commonest) with nothing else
    running: the idle p95;
@@ -45,13 +45,13 @@ from benchmarks.hot_path import (  # noqa: E402
     timed,
 )
 
-PLAYERS = int(os.environ.get("BENCH_FLOOR_PLAYERS", "400"))
-SUBMITS = 60
+PLAYERS = int(os.environ.get("BENCH_FLOOR_PLAYERS", "600"))
+SUBMITS = 100
 WARM_UP = 10
 CLOCK_PAGES = 20
 PLAYER_LOADS_PER_MINUTE = 500
 PLAYER_CLIENTS = 4
-CLOCK_CHANGE_SECONDS = 5.0
+CLOCK_CHANGE_SECONDS = 3.0
 HTMX = {"HX-Request": "true"}
 
 

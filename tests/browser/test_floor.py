@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from floor import services
 from floor.models import CallStatus, JudgeCall, TimeExtension
+from judging.demo import DEMO_PASSWORD, load_demo
 from judging.models import PenaltyRecord
 from tests.browser.conftest import TABLET
 from tests.factories import Desk, crowd
@@ -18,13 +19,13 @@ from tests.factories import Desk, crowd
 PHONE = {"width": 390, "height": 844}
 
 
-def signed_in(browser, base_url, username):
+def signed_in(browser, base_url, username, password="desk-pass-123"):
     context = browser.new_context(viewport=TABLET, locale="ru-RU")
     page = context.new_page()
     page.set_default_timeout(8000)
     page.goto(f"{base_url}/login/")
     page.get_by_label("Логин").fill(username)
-    page.get_by_label("Пароль").fill("desk-pass-123")
+    page.get_by_label("Пароль").fill(password)
     page.get_by_role("button", name="Войти").click()
     page.wait_for_url(f"{base_url}/")
     return page
@@ -53,12 +54,16 @@ def seconds(text):
 
 
 def test_the_round_on_the_floor_from_clock_to_a_judge_call(asgi_server, browser, screenshot):
-    desk = five_tables()
-    slug = desk.tournament.slug
-    token = services.ensure_public_pages(tournament=desk.tournament).token
+    # The demo, as a new user meets it: round 4 of 24 players in progress.
+    tournament = load_demo()
+    slug = tournament.slug
+    token = services.ensure_public_pages(tournament=tournament).token
+    round_4 = tournament.rounds.get(number=4)
+    at_5 = round_4.matches.get(table=5)
+    assert at_5.ended_at is None and round_4.matches.get(table=3).ended_at is None
 
     # The head judge starts the clock; it counts down in the browser.
-    head = signed_in(browser, asgi_server, desk.head.username)
+    head = signed_in(browser, asgi_server, "head", DEMO_PASSWORD)
     head.goto(f"{asgi_server}/t/{slug}/floor/")
     head.get_by_role("button", name="Запустить время").click()
     expect(head.locator(".messages")).to_contain_text("Время тура пошло")
@@ -72,7 +77,7 @@ def test_the_round_on_the_floor_from_clock_to_a_judge_call(asgi_server, browser,
     expect(head.locator(".nav-clock [data-clock]")).to_have_attribute("data-status", "running")
 
     # A floor judge gives table 3 a three-minute extension: two taps from the table.
-    floor = signed_in(browser, asgi_server, desk.floor.username)
+    floor = signed_in(browser, asgi_server, "judge", DEMO_PASSWORD)
     floor.goto(f"{asgi_server}/t/{slug}/floor/")
     table3 = floor.locator(".floor-table", has=floor.locator(".table-no", has_text="Стол 3"))
     table3.get_by_role("link", name="Добавить время").click()
@@ -106,14 +111,16 @@ def test_the_round_on_the_floor_from_clock_to_a_judge_call(asgi_server, browser,
     assert JudgeCall.objects.get().status == CallStatus.CLAIMED
 
     # "Log an infraction" from the call opens the log flow with the player ready.
-    name = desk.players[8].player.name
+    name = at_5.player1.player.name
     calls.get_by_role("link", name=name).click()
     expect(floor.get_by_role("heading", name=name)).to_be_visible()
     floor.locator("label[for^=infraction-]:has(.code:text-is('1.4'))").click()
-    expect(floor.locator("#penalty-preview")).to_contain_text("Замечание")
+    expect(floor.locator("#penalty-preview")).to_contain_text("пенальти")
     floor.get_by_role("button", name="Записать пенальти").click()
-    expect(floor.locator("#record-card")).to_contain_text("Замечание")
-    assert PenaltyRecord.objects.get().registration == desk.players[8]
+    expect(floor.locator("#record-card")).to_be_visible()
+    record = PenaltyRecord.objects.latest("id")
+    assert record.registration == at_5.player1
+    assert record.note == "Вызов судьи к столу 5"  # the call's note, filled in by the link
 
     # Back on the floor the judge resolves the call.
     floor.goto(f"{asgi_server}/t/{slug}/floor/")
