@@ -6,8 +6,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from floor import services
-from floor.models import CallStatus, JudgeCall, RoundClock, TimeExtension
+from floor import qr, services
+from floor.models import CallStatus, JudgeCall, PublicPages, RoundClock, TimeExtension
 from tests.factories import Desk, UserFactory, crowd
 
 pytestmark = pytest.mark.django_db
@@ -224,6 +224,9 @@ def test_slips_have_players_ids_boxes_and_a_qr_code(paired):
     assert paired.players[0].player.membership_id in page
     assert page.count("<svg") == 2
     assert "+3 мин" in page
+    # Each QR code is the table's page, by the tournament's token.
+    token = PublicPages.objects.get(tournament=paired.tournament).token
+    assert qr.svg(f"http://testserver/p/{token}/tables/2/") in page
 
 
 def test_players_link_and_standings_publishing(paired):
