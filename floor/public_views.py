@@ -72,13 +72,17 @@ def _table_context(pages: PublicPages, table: int) -> dict[str, object]:
     match = selectors.match_at_table(tournament=pages.tournament, table=table)
     if match is None:
         raise Http404
+    time = selectors.round_time(tournament=pages.tournament)
+    extra = selectors.extra_minutes(match=match)
     return {
         "pages": pages,
         "tournament": pages.tournament,
         "table": table,
         "match": match,
         "call": selectors.open_call_at(tournament=pages.tournament, table=table),
-        "time": selectors.round_time(tournament=pages.tournament),
+        "time": time,
+        "extra": extra,
+        "table_ends_at": time.clock.table_end(extra) if time is not None and extra else None,
         "poll": CLOCK_POLL_SECONDS,
     }
 

@@ -52,6 +52,22 @@ def test_the_table_page_shows_the_players_the_clock_and_the_button(paired, token
     assert "1.1" not in page and "Замечание" not in page and "/t/" not in page
 
 
+def test_the_table_page_shows_its_extra_time(paired, token):
+    import uuid
+
+    services.start_clock(tournament=paired.tournament)
+    services.extend_time(
+        match=paired.match_of(0),
+        minutes=4,
+        reason="ruling",
+        given_by=paired.floor,
+        client_key=uuid.uuid4(),
+    )
+    page = Client().get(reverse("floor:table", args=[token, 1])).content.decode()
+    assert "+4 мин" in page
+    assert "+4 мин" not in Client().get(reverse("floor:table", args=[token, 2])).content.decode()
+
+
 def test_a_call_from_the_table_page(paired, token):
     client = Client()
     response = client.post(reverse("floor:call", args=[token, 2]), headers={"HX-Request": "true"})
