@@ -104,7 +104,7 @@ def test_the_round_on_the_floor_from_clock_to_a_judge_call(asgi_server, browser,
 
     # The judge takes it; the others see it taken.
     calls.get_by_role("button", name="Беру").click()
-    expect(calls).to_contain_text("Стол 5: вызов ваш")
+    expect(calls).to_contain_text("Судья идёт")
     expect(head.locator(".nav-clock [data-clock]")).to_have_attribute("data-status", "running")
     head.goto(f"{asgi_server}/t/{slug}/floor/")
     expect(head.locator("#judge-calls")).to_contain_text("Судья идёт")
@@ -203,3 +203,23 @@ def test_the_match_slips_print_to_pdf(asgi_server, browser, tmp_path):
     (tmp_path / "slips.pdf").write_bytes(pdf)
     # Five slips at four to an A4 page: two pages.
     assert len(re.findall(rb"/Type\s*/Page(?!s)", pdf)) == 2
+
+
+def test_a_call_sent_to_the_head_judge_appears_on_the_console_live(asgi_server, browser):
+    desk = five_tables()
+    slug = desk.tournament.slug
+    services.call_judge(tournament=desk.tournament, table=2, caller="phone")
+    head = signed_in(browser, asgi_server, desk.head.username)
+    head.goto(f"{asgi_server}/t/{slug}/console/")
+    expect(head.locator("#penalty-log")).to_be_visible()
+    floor = signed_in(browser, asgi_server, desk.floor.username)
+    floor.goto(f"{asgi_server}/t/{slug}/floor/")
+    floor.locator("#judge-calls").get_by_role("button", name="Главному судье").click()
+    expect(floor.locator("#judge-calls")).to_contain_text("Передано главному судье")
+
+    console_calls = head.locator("#console-calls")
+    expect(console_calls).to_contain_text("Стол 2", timeout=2000)
+    console_calls.get_by_role("button", name="Решено").click()
+    expect(console_calls.locator(".call")).to_have_count(0)
+    expect(floor.locator("#judge-calls")).to_contain_text("Судью никто не вызывает", timeout=2000)
+    assert JudgeCall.objects.get().status == CallStatus.RESOLVED
