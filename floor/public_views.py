@@ -8,6 +8,7 @@ is a plain 404. The one thing a player sends to the staff is a judge call.
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
@@ -54,6 +55,8 @@ def public_home(request: HttpRequest, token: str) -> HttpResponse:
         "standings": table,
         "time": selectors.round_time(tournament=tournament),
         "poll": CLOCK_POLL_SECONDS,
+        # The tables' pages (p/<token>/tables/<n>/), built once rather than reversed per row.
+        "tables_url": f"{reverse('floor:public', args=[pages.token])}tables/",
     }
     return render(request, "floor/public_home.html", context)
 

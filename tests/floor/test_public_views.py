@@ -102,6 +102,8 @@ def test_players_find_their_table_by_name(paired, token):
     page = Client().get(reverse("floor:public", args=[token]), {"q": name}).content.decode()
     assert name in page
     assert paired.players[0].player.name not in page
+    # The table number opens the table's page, where the player may call a judge.
+    assert f'href="{reverse("floor:table", args=[token, 2])}"' in page
     for registration in paired.players:
         assert registration.player.membership_id not in page
 
