@@ -5,13 +5,13 @@ a membership id or anything of the staff. An unknown token, or one the organiser
 is a plain 404. The one thing a player sends to the staff is a judge call.
 """
 
-from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
+from core.http import message_refusal
 from floor import selectors, services
 from floor.forms import PlayerSearchForm
 from floor.models import PublicPages
@@ -114,7 +114,7 @@ def call_judge(request: HttpRequest, token: str, table: int) -> HttpResponse:
         if _htmx(request):
             context = {**_table_context(pages, table), "error": error.message}
             return render(request, "floor/table.html#call-status", context)
-        messages.error(request, str(error.message))
+        message_refusal(request, error)
     else:
         if _htmx(request):
             # The call's status below the clock says it: a judge is called.

@@ -69,7 +69,7 @@ def match_at_table(*, tournament: Tournament, table: int, lock: bool = False) ->
         return None
     matches = Match.objects.filter(round=round_, table=table, player2__isnull=False)
     if lock:
-        matches = matches.select_for_update()
+        matches = matches.select_for_update(of=("self",))
     return matches.select_related("round", "player1__player", "player2__player").first()
 
 

@@ -124,7 +124,9 @@ def extend_time(
     """Give a table extra minutes (a deck check, a long ruling); once per client key."""
     with transaction.atomic():
         match = (
-            Match.objects.select_for_update().select_related("round__tournament").get(pk=match.pk)
+            Match.objects.select_for_update(of=("self",))
+            .select_related("round__tournament")
+            .get(pk=match.pk)
         )
         earlier = TimeExtension.objects.filter(match=match, client_key=client_key).first()
         if earlier is not None:
@@ -140,11 +142,11 @@ def extend_time(
                 _("An extension is from 1 to %(most)s minutes.") % {"most": MAX_EXTENSION_MINUTES},
                 field="minutes",
             )
-        if match.is_bye or match.has_ended:
-            raise DomainError("match_over", _("This match has ended: it needs no more time."))
         latest = latest_round(tournament=tournament)
         if latest is None or latest.pk != match.round_id:
             raise DomainError("old_round", _("Time is given only in the current round."))
+        if match.is_bye or match.has_ended:
+            raise DomainError("match_over", _("This match has ended: it needs no more time."))
         given = selectors.extra_minutes(match=match)
         if given + minutes > MAX_TABLE_EXTRA_MINUTES:
             raise DomainError(
@@ -216,9 +218,10 @@ def call_judge(*, tournament: Tournament, table: int, caller: str) -> JudgeCall:
 
 
 def _locked_call(call: JudgeCall) -> JudgeCall:
+    # Only the call's row is locked (PostgreSQL cannot lock the empty side of an outer join).
     locked = (
-        JudgeCall.objects.select_for_update()
-        .select_related("tournament", "claimed_by")
+        JudgeCall.objects.select_for_update(of=("self",))
+        .select_related("tournament")
         .get(pk=call.pk)
     )
     if locked.status == CallStatus.RESOLVED:

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError
-from core.http import DeskRequest
+from core.http import DeskRequest, message_refusal
 from core.inputs import form_message, parse_query
 from floor import qr, selectors, services
 from floor.clock import Clock
@@ -95,7 +95,7 @@ def _clock_action(
     try:
         act(tournament=access.tournament)
     except DomainError as error:
-        messages.error(request, str(error.message))
+        message_refusal(request, error)
     else:
         messages.success(request, done)
     target = request.POST.get("next")
@@ -182,10 +182,10 @@ def extend(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
     """A floor judge gives a table extra minutes with a reason."""
     match = _match(access, match_id)
     form = ExtensionForm(request.POST)
-    error: str | None = None
+    refusal: DomainError | None = None
     notice: str | None = None
     if not form.is_valid():
-        error = form_message(form)
+        refusal = DomainError("bad_extension", form_message(form))
     else:
         try:
             extension = services.extend_time(
@@ -196,20 +196,22 @@ def extend(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
                 client_key=form.cleaned_data["client_key"],
             )
         except DomainError as refused:
-            error = str(refused.message)
+            refusal = refused
         else:
             notice = _("Table %(table)s: +%(minutes)s min (%(reason)s).") % {
                 "table": match.table,
                 "minutes": extension.minutes,
                 "reason": extension.get_reason_display(),
             }
+    error = str(refusal.message) if refusal is not None else None
     if request.htmx:
         # After a refusal the buttons stay open for another try; after a success they close.
         context = _floor_context(request, access, extend=match.pk if error else None)
         tables = cast(list[selectors.TableRow], context["tables"])
         row = next((row for row in tables if row.match.pk == match.pk), None)
         if row is None:  # a match of an earlier round: the page itself says what happened
-            messages.error(request, error or "")
+            if refusal is not None:
+                message_refusal(request, refusal)
             response = HttpResponse(status=204)
             response["HX-Redirect"] = reverse("floor:home", args=[access.tournament.slug])
             return response
@@ -218,8 +220,8 @@ def extend(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
             "floor/floor.html#table-row",
             {**context, "row": row, "error": error, "notice": notice},
         )
-    if error:
-        messages.error(request, error)
+    if refusal is not None:
+        message_refusal(request, refusal)
     else:
         messages.success(request, notice or "")
     return redirect("floor:home", access.tournament.slug)
@@ -243,11 +245,12 @@ def _call_action(
     done: str,
 ) -> HttpResponse:
     call = _call(access, call_id)
-    error: str | None = None
+    refusal: DomainError | None = None
     try:
         act(call=call, judge=request.user)
     except DomainError as refused:
-        error = str(refused.message)
+        refusal = refused
+    error = str(refusal.message) if refusal is not None else None
     from_console = request.POST.get("next") == "console"
     if request.htmx:
         context = {
@@ -261,8 +264,8 @@ def _call_action(
             )
             return render(request, "floor/_console_calls.html", context)
         return render(request, "floor/floor.html#judge-calls", context)
-    if error:
-        messages.error(request, error)
+    if refusal is not None:
+        message_refusal(request, refusal)
     else:
         messages.success(request, done % {"table": call.table})
     if from_console:
@@ -365,7 +368,7 @@ def _organiser_action(
     try:
         act(tournament=access.tournament)
     except DomainError as error:
-        messages.error(request, str(error.message))
+        message_refusal(request, error)
     else:
         messages.success(request, done)
     return redirect("floor:players-link", access.tournament.slug)

@@ -81,6 +81,7 @@ def test_a_call_from_the_table_page(paired, token):
     # Again at once: refused with a message, nothing written.
     again = client.post(reverse("floor:call", args=[token, 2]), follow=True)
     assert "уже вызван судья" in again.content.decode()
+    assert 'data-code="call_open"' in again.content.decode()
     assert JudgeCall.objects.count() == 1
 
 

@@ -129,6 +129,20 @@ def test_no_extension_for_a_finished_match(paired):
     assert caught.value.code == "match_over"
 
 
+def test_no_extension_in_an_earlier_round(paired):
+    match = paired.match_of(0)
+    for index in (0, 2):
+        paired.win(index)
+        paired.win(index)
+    paired.pair((0, 2), (1, 3))
+    with pytest.raises(DomainError) as caught:
+        services.extend_time(
+            match=match, minutes=2, reason="ruling", given_by=paired.floor, client_key=uuid.uuid4()
+        )
+    assert caught.value.code == "old_round"
+    assert not Extension.objects.exists()
+
+
 def test_the_table_list_shows_extensions_and_their_end(paired):
     services.start_clock(tournament=paired.tournament)
     extend(paired, minutes=3)

@@ -45,8 +45,9 @@ def test_only_the_organiser_and_the_head_judge_run_the_clock(paired):
         client = signed_in(user)
         response = client.post(url("clock-start", paired), follow=True)
         assert response.status_code == 200
-    # The head judge's second start is refused with the reason.
+    # The head judge's second start is refused with the reason and its code.
     assert "уже идёт" in response.content.decode()
+    assert 'data-code="clock_started"' in response.content.decode()
     assert RoundClock.objects.get().started_at is not None
 
 
@@ -146,6 +147,17 @@ def test_an_extension_without_htmx_comes_back_with_a_message(paired):
         follow=True,
     )
     assert "+2 мин" in response.content.decode()
+
+
+def test_a_bad_extension_without_htmx_comes_back_with_its_code(paired):
+    match = paired.match_of(0)
+    response = signed_in(paired.floor).post(
+        url("extend", paired, match.pk),
+        {"reason": "nap", "minutes": "2", "client_key": str(uuid.uuid4())},
+        follow=True,
+    )
+    assert 'data-code="bad_extension"' in response.content.decode()
+    assert not TimeExtension.objects.exists()
 
 
 def test_the_organiser_gives_no_extensions(paired):
