@@ -164,6 +164,7 @@ INSTALLED_APPS = [
     "players",
     "tournaments",
     "judging",
+    "decks",
     "operations",
 ]
 
