@@ -9,7 +9,9 @@ class DecksConfig(AppConfig):
     def ready(self) -> None:
         # The judge report shows the deck-list findings, the deck checks and the penalties issued
         # for deck problems; judging never imports this app, so the section is registered here.
-        from decks.report import deck_section
+        from decks.report import deck_section, player_panel
+        from judging import panels
         from judging.report import sections
 
         sections.register(deck_section)
+        panels.register(player_panel)

@@ -3,12 +3,16 @@
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from decks.parsing import EXTRA
 
 
 def _section(value: object) -> str:
-    return _("extra deck") if value == EXTRA else _("main deck")
+    # Russian says where: «в основной колоде».
+    if value == EXTRA:
+        return pgettext("in which deck", "extra deck")
+    return pgettext("in which deck", "main deck")
 
 
 def describe(kind: str, params: dict[str, Any]) -> str:

@@ -86,7 +86,9 @@ def check_list(lines: list[ParsedLine], rules: RuleSet) -> list[FindingData]:
                 FindingData("1.1", "г", "no_count", {"line": line.number, "card": card.name})
             )
             continue
-        if rules.copy_limit is not None and not card.has_feature(rules.lifting_feature):
+        if rules.copy_limit is not None and not (
+            card.features and card.has_feature(rules.lifting_feature)
+        ):
             copies[card.id][line.section] += line.count
     limit = rules.copy_limit
     if limit is not None:

@@ -204,3 +204,14 @@ def test_the_judge_report_shows_findings_checks_and_deck_penalties(client, desk)
     assert "Гном: 4 in the main deck, 3 on the list." in text
     assert "1.1 а)" in text  # players without a list since the first pairing
     assert "<td>1.1</td> <td>б</td>" in text
+
+
+def test_the_judges_player_page_shows_the_list_findings(client, desk):
+    services.save_decklist(
+        registration=desk.players[1], text=correct_list("3 Шар смерти"), by=desk.floor
+    )
+    client.force_login(desk.floor)
+    page = client.get(reverse("judging:player", args=[desk.tournament.slug, desk.players[1].pk]))
+    panel = page.content.decode().split('id="player-decks"')[1]
+    assert "Шар смерти is not legal in Стандарт." in panel
+    assert "infraction=1.1&amp;sub_item=%D0%B2" in panel
