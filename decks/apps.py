@@ -9,9 +9,9 @@ class DecksConfig(AppConfig):
     def ready(self) -> None:
         # The judge report shows the deck-list findings, the deck checks and the penalties issued
         # for deck problems; judging never imports this app, so the section is registered here.
-        from decks.report import deck_section, player_panel
+        from decks.report import DECK_SECTION, player_panel
         from judging import panels
-        from judging.report import sections
+        from judging.report.sections import register_section
 
-        sections.register(deck_section)
+        register_section(DECK_SECTION)
         panels.register(player_panel)

@@ -6,9 +6,19 @@ returns None when it has nothing to show.
 """
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
-from judging.report.sections import ReportSection as Panel
 from tournaments.models import Registration
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A template and its context, rendered as ``panel`` on the player page."""
+
+    template: str
+    context: dict[str, Any] = field(default_factory=dict)
+
 
 type PanelProvider = Callable[[Registration], Panel | None]
 

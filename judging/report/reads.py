@@ -12,7 +12,6 @@ from core.people import display_name
 from judging.explanations import explain, penalty_label
 from judging.models import ChangeKind, PenaltyChange, PenaltyRecord, RecordStatus
 from judging.penalties import AppliesTo, Rank
-from judging.report.sections import ReportSection, sections_for
 from judging.selectors import edition_for
 from tournaments import selectors as tournament_selectors
 from tournaments.models import (
@@ -162,8 +161,6 @@ class Report:
     by_rank: list[CountRow]
     total_in_force: int
     result_corrections: list[ResultCorrection] = field(default_factory=list)
-    # Other apps' sections (``judging.report.sections``): deck checks, judge calls.
-    sections: list[ReportSection] = field(default_factory=list)
 
 
 def person_name(*, username: str | None, first_name: str = "", last_name: str = "") -> str:
@@ -195,7 +192,6 @@ def build_report(*, tournament: Tournament) -> Report:
         by_rank=counts_by_rank(tournament=tournament),
         total_in_force=_in_force(tournament).count(),
         result_corrections=tournament_selectors.result_corrections(tournament=tournament),
-        sections=sections_for(tournament=tournament),
     )
 
 

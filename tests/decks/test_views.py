@@ -215,3 +215,16 @@ def test_the_judges_player_page_shows_the_list_findings(client, desk):
     panel = page.content.decode().split('id="player-decks"')[1]
     assert "Шар смерти is not legal in Стандарт." in panel
     assert "infraction=1.1&amp;sub_item=%D0%B2" in panel
+
+
+def test_the_deck_section_is_exported_as_csv(client, desk):
+    services.save_decklist(
+        registration=desk.players[0], text=correct_list().replace("1 Вайл\n", ""), by=desk.floor
+    )
+    client.force_login(desk.organiser)
+    response = client.get(
+        reverse("judging:report-export", args=[desk.tournament.slug, "decks", "csv"])
+    )
+    text = b"".join(response.streaming_content).decode("utf-8-sig")
+    assert "The main deck lists 39 cards; it needs at least 40." in text
+    assert "1.1" in text
