@@ -89,8 +89,11 @@ def take_effect(record: PenaltyRecord, match: Match | None) -> None:
                 match=match, winner=match.opponent_of(registration), decided_by_penalty=True
             )
             record.save(update_fields=["served_game"])
-        # A loss for the next game of this match may be due at once (issued between games).
-        serve_waiting(match)
+        if record.applies_to:
+            # A loss for the next game of this match may be due at once (issued between games),
+            # or the game just lost lets one wait no longer. A penalty that takes no game
+            # changes nothing a waiting loss waits for.
+            serve_waiting(match)
     if match is not None and in_progress and match.has_ended:
         stack_at_match_end(match)
 
