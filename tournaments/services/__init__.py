@@ -16,6 +16,7 @@ from tournaments.services.play import (
     pair_round,
     publish_draft,
     record_game,
+    save_served_matches,
     swap_in_draft,
 )
 from tournaments.services.setup import (
@@ -55,6 +56,7 @@ __all__ = [
     "register_new_player",
     "register_player",
     "remove_staff",
+    "save_served_matches",
     "suggested_rounds",
     "swap_in_draft",
     "update_tournament",
