@@ -79,13 +79,24 @@ def test_confirming_a_disqualification_is_a_second_step_that_states_its_effects(
     assert 'name="effects_seen" value="1"' in body
     assert body.count("<h1") == 1
 
-    second = head.post(
+    unreasoned = head.post(
         url("console-act", desk, request.pk, "confirm"), {"next": "console", "effects_seen": "1"}
+    )
+
+    request.refresh_from_db()
+    assert unreasoned.status_code == 200
+    assert request.status == RecordStatus.AWAITING_HEAD_JUDGE
+    assert "Укажите причину решения." in unreasoned.content.decode()
+
+    second = head.post(
+        url("console-act", desk, request.pk, "confirm"),
+        {"next": "console", "effects_seen": "1", "reason": "Видел сам: карта из рукава."},
     )
 
     request.refresh_from_db()
     assert second.url == url("console", desk)
     assert request.status == RecordStatus.IN_FORCE
+    assert request.history.get(kind="confirmed").reason == "Видел сам: карта из рукава."
 
 
 def test_a_record_page_has_no_duplicate_ids(head, desk):
