@@ -23,6 +23,7 @@ from django.utils import translation
 from core.http import DeskRequest
 from judging import report
 from tournaments.access import REPORT_READERS, Access, staff_view
+from tournaments.models import Tournament
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 FILE_BLOCK_SIZE = 64 * 1024
@@ -71,12 +72,19 @@ def _one_page(built: report.Report, raw: str) -> tuple[report.Report, slice, dic
 def report_export(
     request: DeskRequest, access: Access, what: str, extension: str
 ) -> HttpResponseBase:
-    """``penalties`` or ``standings`` as ``csv`` or ``xlsx``."""
+    """``penalties`` or ``standings`` as ``csv`` or ``xlsx``; the whole ``report`` as ``xlsx``,
+    one sheet per part."""
+    tournament = access.tournament
+    filename = report.export_filename(tournament=tournament, what=what, extension=extension)
+    if what == "report" and extension == "xlsx":
+        response = StreamingHttpResponse(
+            _streamed(request, _workbook_pieces(tournament)), content_type=XLSX_CONTENT_TYPE
+        )
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
     make_table = report.TABLES.get(what)
     if make_table is None or extension not in ("csv", "xlsx"):
         raise Http404
-    tournament = access.tournament
-    filename = report.export_filename(tournament=tournament, what=what, extension=extension)
     table = make_table(tournament=tournament)
     if extension == "csv":
         pieces = report.in_language(translation.get_language(), report.csv_pieces(table))
@@ -90,6 +98,14 @@ def report_export(
     )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def _workbook_pieces(tournament: Tournament) -> Iterator[bytes]:
+    """The whole report's workbook, built on the export's own thread like the other files."""
+    with tempfile.TemporaryFile() as handle:
+        report.write_workbook(report.report_workbook(tournament=tournament), handle)
+        handle.seek(0)
+        yield from iter(lambda: handle.read(FILE_BLOCK_SIZE), b"")
 
 
 def _xlsx_pieces(table: report.Table) -> Iterator[bytes]:

@@ -22,31 +22,46 @@ from judging.report.formats import (
     in_language,
     neutralise_formulas,
     write_html,
+    write_workbook,
     write_xlsx,
 )
 from judging.report.reads import (
+    AcknowledgementCounts,
     ChangeRow,
     CountRow,
     EventDetails,
+    Investigation,
     PenaltyRow,
     Report,
     StaffRow,
+    StatementRow,
     build_report,
     penalties_in_force,
     penalty_rows,
 )
-from judging.report.tables import TABLES, Column, Percent, Table, penalties_table, standings_table
+from judging.report.tables import (
+    TABLES,
+    Column,
+    Percent,
+    Table,
+    penalties_table,
+    report_workbook,
+    standings_table,
+)
 
 __all__ = [
     "TABLES",
+    "AcknowledgementCounts",
     "ChangeRow",
     "Column",
     "CountRow",
     "EventDetails",
+    "Investigation",
     "PenaltyRow",
     "Percent",
     "Report",
     "StaffRow",
+    "StatementRow",
     "Table",
     "build_report",
     "csv_pieces",
@@ -57,7 +72,9 @@ __all__ = [
     "penalties_in_force",
     "penalties_table",
     "penalty_rows",
+    "report_workbook",
     "standings_table",
     "write_html",
+    "write_workbook",
     "write_xlsx",
 ]
