@@ -72,8 +72,8 @@ def _one_page(built: report.Report, raw: str) -> tuple[report.Report, slice, dic
 def report_export(
     request: DeskRequest, access: Access, what: str, extension: str
 ) -> HttpResponseBase:
-    """``penalties`` or ``standings`` as ``csv`` or ``xlsx``; the whole ``report`` as ``xlsx``,
-    one sheet per part."""
+    """``penalties``, ``standings`` or an added section's table as ``csv`` or ``xlsx``; the whole
+    ``report`` as ``xlsx``, one sheet per part."""
     tournament = access.tournament
     filename = report.export_filename(tournament=tournament, what=what, extension=extension)
     if what == "report" and extension == "xlsx":
@@ -82,7 +82,7 @@ def report_export(
         )
         response["Content-Disposition"] = f'attachment; filename="{filename}"'
         return response
-    make_table = report.TABLES.get(what)
+    make_table = report.TABLES.get(what) or report.section_table(what)
     if make_table is None or extension not in ("csv", "xlsx"):
         raise Http404
     table = make_table(tournament=tournament)
@@ -103,7 +103,12 @@ def report_export(
 def _workbook_pieces(tournament: Tournament) -> Iterator[bytes]:
     """The whole report's workbook, built on the export's own thread like the other files."""
     with tempfile.TemporaryFile() as handle:
-        report.write_workbook(report.report_workbook(tournament=tournament), handle)
+        added = [
+            section.table(tournament=tournament)
+            for section in report.registered_sections()
+            if section.table is not None
+        ]
+        report.write_workbook([*report.report_workbook(tournament=tournament), *added], handle)
         handle.seek(0)
         yield from iter(lambda: handle.read(FILE_BLOCK_SIZE), b"")
 
