@@ -260,7 +260,12 @@ def penalty_log(*, tournament: Tournament, filters: LogFilters) -> QuerySet[Pena
     records = (
         PenaltyRecord.objects.filter(tournament=tournament)
         .select_related(
-            "registration__player", "infraction", "round", "issued_by", "issued_in_match"
+            "registration__player",
+            "infraction",
+            "round",
+            "issued_by",
+            "issued_in_match",
+            "acknowledgement",
         )
         .order_by("-id")
     )

@@ -4,6 +4,8 @@
 import uuid
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from core.errors import DomainError
@@ -377,3 +379,22 @@ def test_the_head_judges_record_page_shows_the_investigation_and_asks_for_reason
     page = client.get(url("console-record", dq_desk, request.pk)).content.decode()
     assert "Решение главного судьи" in page
     assert "Показания соперника и судьи совпадают." in page
+
+
+def test_the_console_log_marks_the_players_answers_in_a_constant_number_of_queries(client, desk):
+    desk.pair((0, 1), (2, 3))
+    told = desk.issue(0, "1.4", by="floor")
+    services.acknowledge_penalty(record=told, judge=desk.floor)
+    client.force_login(desk.head)
+    with CaptureQueriesContext(connection) as one:
+        page = client.get(url("console", desk)).content.decode()
+    assert "игрок подтвердил" in page
+
+    for player in (1, 2):
+        refused_ = desk.issue(player, "1.4", by="floor")
+        services.acknowledge_penalty(record=refused_, judge=desk.floor, declined=True)
+    with CaptureQueriesContext(connection) as three:
+        page = client.get(url("console", desk)).content.decode()
+
+    assert page.count("игрок отказался подтвердить") == 2
+    assert len(three.captured_queries) == len(one.captured_queries)
