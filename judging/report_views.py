@@ -103,12 +103,7 @@ def report_export(
 def _workbook_pieces(tournament: Tournament) -> Iterator[bytes]:
     """The whole report's workbook, built on the export's own thread like the other files."""
     with tempfile.TemporaryFile() as handle:
-        added = [
-            section.table(tournament=tournament)
-            for section in report.registered_sections()
-            if section.table is not None
-        ]
-        report.write_workbook([*report.report_workbook(tournament=tournament), *added], handle)
+        report.write_whole_workbook(tournament=tournament, target=handle)
         handle.seek(0)
         yield from iter(lambda: handle.read(FILE_BLOCK_SIZE), b"")
 

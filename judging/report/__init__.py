@@ -24,6 +24,7 @@ from judging.report.formats import (
     in_language,
     neutralise_formulas,
     write_html,
+    write_whole_workbook,
     write_workbook,
     write_xlsx,
 )
@@ -87,6 +88,7 @@ __all__ = [
     "section_table",
     "standings_table",
     "write_html",
+    "write_whole_workbook",
     "write_workbook",
     "write_xlsx",
 ]

@@ -30,8 +30,8 @@ from judging.report.reads import (
     penalties_in_force,
     penalty_rows,
 )
-from judging.report.sections import read_sections
-from judging.report.tables import CellValue, Percent, Table
+from judging.report.sections import read_sections, registered_sections
+from judging.report.tables import CellValue, Percent, Table, report_workbook
 from tournaments.models import Tournament
 
 # A cell a spreadsheet would read as a formula (CSV injection): a player's name or a judge's
@@ -130,6 +130,17 @@ def write_workbook(tables: list[Table], target: IO[bytes]) -> None:
 
 
 FORBIDDEN_IN_SHEET_TITLES = re.compile(r"[\\/*?:\[\]]")
+
+
+def write_whole_workbook(*, tournament: Tournament, target: IO[bytes]) -> None:
+    """The whole judge report as one workbook: the report's own sheets, then a sheet for each
+    section another app adds (``judging.report.sections``) that has a table."""
+    added = [
+        section.table(tournament=tournament)
+        for section in registered_sections()
+        if section.table is not None
+    ]
+    write_workbook([*report_workbook(tournament=tournament), *added], target)
 
 
 def export_filename(*, tournament: Tournament, what: str, extension: str) -> str:

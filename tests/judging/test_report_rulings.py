@@ -17,6 +17,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone
 
@@ -253,3 +254,27 @@ def test_the_whole_report_downloads_as_xlsx_for_its_readers_only(client, event):
         ).status_code
         == 404
     )
+
+
+def test_the_command_writes_the_whole_report_as_one_workbook(event, tmp_path):
+    target = tmp_path / "report.xlsx"
+
+    call_command(
+        "export_report", "onega-cup", "--format", "xlsx", "--what", "report", "--output", target
+    )
+
+    workbook = openpyxl.load_workbook(target, read_only=True)
+    assert workbook.sheetnames[0] == "Сведения о турнире"
+    assert "Дисквалификации" in workbook.sheetnames
+    with pytest.raises(CommandError, match="XLSX или HTML"):
+        call_command(
+            "export_report",
+            "onega-cup",
+            "--format",
+            "csv",
+            "--what",
+            "report",
+            "--output",
+            tmp_path / "report.csv",
+        )
+    assert not (tmp_path / "report.csv").exists()
