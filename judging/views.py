@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError
-from core.http import DeskRequest
+from core.http import DeskRequest, message_refusal
 from core.inputs import SearchForm, form_message, parse_id, parse_query
 from judging import live, selectors, services
 from judging.explanations import player_message
@@ -246,7 +246,7 @@ def record_undo(request: DeskRequest, access: Access, record_id: int) -> HttpRes
             card = selectors.record_for_card(tournament=access.tournament, record_id=record.pk)
             context = _card_context(request, access, card or record, form)
             return render(request, "judging/record_card.html", context)
-        messages.error(request, str(error.message))
+        message_refusal(request, error)
     else:
         messages.success(request, _("The head judge is asked to revoke this record."))
     return redirect("judging:record", slug=access.tournament.slug, record_id=record.pk)
@@ -280,7 +280,7 @@ def record_acknowledge(request: DeskRequest, access: Access, record_id: int) -> 
             declined=form.cleaned_data["answer"] == "declined",
         )
     except DomainError as error:
-        messages.error(request, str(error.message))
+        message_refusal(request, error)
     else:
         messages.success(request, _("The player's answer is recorded."))
     return redirect("judging:record", slug=access.tournament.slug, record_id=record.pk)
@@ -305,7 +305,7 @@ def record_statement(request: DeskRequest, access: Access, record_id: int) -> Ht
             )
         except DomainError as error:
             if error.field is None:
-                messages.error(request, str(error.message))
+                message_refusal(request, error)
                 return redirect("judging:record", slug=access.tournament.slug, record_id=record.pk)
             form.add_error(error.field if error.field in form.fields else None, str(error.message))
         else:

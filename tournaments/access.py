@@ -22,6 +22,8 @@ from tournaments.selectors import staff_roles
 JUDGES = (StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE)
 RESULT_KEEPERS = (StaffRole.ORGANISER, StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE)
 REPORT_READERS = (StaffRole.ORGANISER, StaffRole.HEAD_JUDGE)
+# Who may correct a finished result (with a reason).
+CORRECTORS = (StaffRole.ORGANISER, StaffRole.HEAD_JUDGE)
 
 P = ParamSpec("P")
 
@@ -46,6 +48,10 @@ class Access:
     @property
     def keeps_results(self) -> bool:
         return bool(self.roles & set(RESULT_KEEPERS))
+
+    @property
+    def corrects_results(self) -> bool:
+        return bool(self.roles & set(CORRECTORS))
 
     @property
     def reads_report(self) -> bool:
