@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from judging.models import ChangeKind, Infraction, PenaltyRecord, RecordStatus
 from judging.selectors import infraction_sections
@@ -227,6 +228,8 @@ def test_an_added_section_without_a_name_gets_a_title():
     added = Infraction(code="4.1", section="4", section_name="", name="Шум")
     shipped = Infraction(code="1.4", section="1", section_name="Проблемы с колодой", name="x")
 
-    titles = [title for title, _items in infraction_sections(infractions=[shipped, added])]
+    # Without a request the active language is whatever the last test left: Russian here.
+    with translation.override("ru"):
+        titles = [title for title, _items in infraction_sections(infractions=[shipped, added])]
 
     assert titles == ["1. Проблемы с колодой", "Раздел 4"]
