@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError
 from core.http import DeskRequest, answer_done, answer_refused, message_refusal
@@ -84,6 +85,7 @@ def tournament_detail(request: DeskRequest, access: Access) -> HttpResponse:
     return render(request, "tournaments/tournament_detail.html", context)
 
 
+@vary_on_headers("HX-Request")
 @staff_view(ORGANISER)
 def tournament_settings(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
@@ -105,6 +107,7 @@ def tournament_settings(request: DeskRequest, access: Access) -> HttpResponse:
     return render(request, "tournaments/tournament_settings.html", context)
 
 
+@vary_on_headers("HX-Request")
 @staff_view(ORGANISER)
 def staff_list(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
