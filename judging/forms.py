@@ -37,6 +37,19 @@ class InfractionForm(forms.Form):
         return data
 
 
+class LogPrefillForm(forms.Form):
+    """What a link into the log flow may fill in: from a deck-list finding, a judge call, etc.
+
+    Other apps link here with query parameters (``?player=&infraction=&sub_item=&note=``) rather
+    than importing judging's views, so the log flow stays the one place a penalty is chosen.
+    ``sub_item`` is the letter alone (``а``); it only counts with its infraction.
+    """
+
+    infraction = forms.CharField(max_length=20, required=False)
+    sub_item = forms.CharField(max_length=5, required=False)
+    note = forms.CharField(max_length=2000, required=False, strip=True)
+
+
 class ReasonForm(forms.Form):
     reason = forms.CharField(
         label=_("Reason"),

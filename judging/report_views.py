@@ -71,8 +71,8 @@ def _one_page(built: report.Report, raw: str) -> tuple[report.Report, slice, dic
 def report_export(
     request: DeskRequest, access: Access, what: str, extension: str
 ) -> HttpResponseBase:
-    """``penalties`` or ``standings`` as ``csv`` or ``xlsx``."""
-    make_table = report.TABLES.get(what)
+    """``penalties``, ``standings`` or an added section's table as ``csv`` or ``xlsx``."""
+    make_table = report.TABLES.get(what) or report.section_table(what)
     if make_table is None or extension not in ("csv", "xlsx"):
         raise Http404
     tournament = access.tournament

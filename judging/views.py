@@ -4,6 +4,7 @@ Views stay thin: the services rule and write; the selectors read.
 """
 
 import uuid
+from typing import cast
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -18,8 +19,8 @@ from core.http import DeskRequest, message_refusal
 from core.inputs import SearchForm, parse_id, parse_query
 from judging import live, selectors, services
 from judging.explanations import player_message
-from judging.forms import InfractionForm, ReasonForm
-from judging.models import PenaltyRecord
+from judging.forms import InfractionForm, LogPrefillForm, ReasonForm
+from judging.models import Infraction, PenaltyRecord
 from judging.penalties import Moment
 from tournaments.access import JUDGES, Access, staff_view
 from tournaments.models import Registration
@@ -75,20 +76,60 @@ def _registration(access: Access, value: object) -> Registration:
 @staff_view(*JUDGES)
 def log_infraction(request: DeskRequest, access: Access) -> HttpResponse:
     registration = _registration(access, request.GET.get("player"))
+    prefill = parse_query(request, LogPrefillForm).cleaned_data
     glance = selectors.player_at_glance(tournament=access.tournament, registration=registration)
     match = glance.match
     in_match = match is not None and not match.has_ended and not match.is_bye
-    form = InfractionForm(
-        initial={
-            "player": registration.pk,
-            # One key per form shown: a double tap or a resend records once.
-            "client_key": uuid.uuid4(),
-            "moment": Moment.IN_GAME if in_match else Moment.BETWEEN_MATCHES,
-        }
-    )
-    return render(
-        request, "judging/infraction_log.html", _log_context(access, registration, form, glance)
-    )
+    moment = Moment.IN_GAME if in_match else Moment.BETWEEN_MATCHES
+    initial: dict[str, object] = {
+        "player": registration.pk,
+        # One key per form shown: a double tap or a resend records once.
+        "client_key": uuid.uuid4(),
+        "moment": moment,
+        "note": prefill["note"],
+    }
+    context = _log_context(access, registration, InfractionForm(initial=initial), glance)
+    chosen = _prefilled_infraction(context, prefill["infraction"], prefill["sub_item"])
+    if chosen is not None:
+        infraction, letter = chosen
+        initial["infraction"] = infraction.code
+        initial["sub_item"] = f"{infraction.code}:{letter}" if letter else ""
+        context["form"] = InfractionForm(initial=initial)
+        try:
+            # The preview shows at once what the pre-filled infraction becomes.
+            context["ruling"] = services.preview_penalty(
+                registration=registration,
+                infraction_code=infraction.code,
+                moment=moment,
+                deferred=False,
+                sub_item=letter,
+                issued_by=request.user,
+            )
+        except DomainError as error:
+            context["error"] = error.message
+    elif prefill["infraction"]:
+        messages.warning(
+            request,
+            _("Infraction %(code)s cannot be issued in this tournament: choose one below.")
+            % {"code": prefill["infraction"]},
+        )
+    return render(request, "judging/infraction_log.html", context)
+
+
+def _prefilled_infraction(
+    context: dict[str, object], code: str, letter: str
+) -> tuple[Infraction, str] | None:
+    """The pre-filled infraction if the tournament offers it, with its sub-item if it has one.
+
+    A code the tournament does not offer is not chosen (the judge picks one, told why); a letter
+    the infraction does not have is dropped, since the judge then picks the sub-item by sight.
+    """
+    sections = cast(list[tuple[str, list[Infraction]]], context["sections"])
+    for _title, infractions in sections:
+        for infraction in infractions:
+            if infraction.code == code.strip():
+                return infraction, letter if letter in infraction.sub_item_letters() else ""
+    return None
 
 
 @require_POST

@@ -12,7 +12,9 @@ Exports are described as a ``Table`` (columns and an iterator of rows) so that C
 written by the same two functions whatever is exported.
 
 The package keeps them apart: ``reads`` (the report's queries and rows), ``tables`` (the exports as
-columns and rows) and ``formats`` (CSV, XLSX and the HTML page). Callers import the package.
+columns and rows) and ``formats`` (CSV, XLSX and the HTML page); ``sections`` holds the parts
+other apps add.
+Callers import the package.
 """
 
 from judging.report.formats import (
@@ -35,6 +37,12 @@ from judging.report.reads import (
     penalties_in_force,
     penalty_rows,
 )
+from judging.report.sections import (
+    ReportSection,
+    register_section,
+    registered_sections,
+    section_table,
+)
 from judging.report.tables import TABLES, Column, Percent, Table, penalties_table, standings_table
 
 __all__ = [
@@ -46,6 +54,7 @@ __all__ = [
     "PenaltyRow",
     "Percent",
     "Report",
+    "ReportSection",
     "StaffRow",
     "Table",
     "build_report",
@@ -57,6 +66,9 @@ __all__ = [
     "penalties_in_force",
     "penalties_table",
     "penalty_rows",
+    "register_section",
+    "registered_sections",
+    "section_table",
     "standings_table",
     "write_html",
     "write_xlsx",

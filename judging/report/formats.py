@@ -30,6 +30,7 @@ from judging.report.reads import (
     penalties_in_force,
     penalty_rows,
 )
+from judging.report.sections import read_sections
 from judging.report.tables import CellValue, Percent, Table
 from tournaments.models import Tournament
 
@@ -148,7 +149,14 @@ def html_pieces(
     """
     marker = f"@@penalty-rows-{uuid.uuid4().hex}@@"
     page = get_template("judging/report.html").render(
-        {**context, "report": report, "penalty_rows_marker": marker}, request
+        {
+            **context,
+            "report": report,
+            "penalty_rows_marker": marker,
+            # Other apps' parts of the report (judging.report.sections), whole when printed.
+            "added_sections": read_sections(tournament=report.tournament, whole=penalties is None),
+        },
+        request,
     )
     head, tail = page.split(marker, 1)
     rows_template = get_template("judging/report.html#penalty-rows")

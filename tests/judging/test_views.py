@@ -1,5 +1,6 @@
 """The floor judge's screens through the test client."""
 
+import re
 import uuid
 
 import pytest
@@ -173,3 +174,48 @@ def test_log_page_and_preview_use_a_constant_number_of_queries(client, db):
         counts.append(len(queries))
 
     assert counts[0] == counts[1]
+
+
+def _checked(page: str, name: str) -> list[str]:
+    """The values of the radio buttons of that name that the page shows chosen."""
+    return re.findall(rf'name="{name}" value="([^"]+)"\s+id="[^"]+"\s*checked', page)
+
+
+def test_a_link_fills_in_the_infraction_sub_item_and_note_and_previews_it(judge, desk):
+    page = judge.get(
+        url("log", desk),
+        {"player": desk.players[0].pk, "infraction": "1.1", "sub_item": "в", "note": "3× Вампир"},
+    ).content.decode()
+
+    assert _checked(page, "infraction") == ["1.1"]
+    assert _checked(page, "sub_item") == ["1.1:в"]
+    assert ">3× Вампир</textarea>" in page
+    # The preview is already there (1.1's base penalty at this level), not the hint.
+    preview = page.split('id="penalty-preview"', 1)[1].split("</section>", 1)[0]
+    assert '<p class="big rank-warning">Предупреждение</p>' in preview
+
+
+def test_a_link_with_a_letter_the_infraction_lacks_chooses_the_infraction_alone(judge, desk):
+    page = judge.get(
+        url("log", desk), {"player": desk.players[0].pk, "infraction": "1.1", "sub_item": "я"}
+    ).content.decode()
+
+    assert _checked(page, "infraction") == ["1.1"]
+    assert _checked(page, "sub_item") == []
+
+
+def test_a_link_with_an_infraction_the_tournament_lacks_chooses_nothing_and_says_so(judge, desk):
+    page = judge.get(
+        url("log", desk), {"player": desk.players[0].pk, "infraction": "9.99"}
+    ).content.decode()
+
+    assert _checked(page, "infraction") == []
+    assert "Нарушение 9.99 нельзя выдать в этом турнире: выберите нарушение ниже." in page
+    assert PenaltyRecord.objects.count() == 0
+
+
+def test_a_link_with_an_oversized_note_is_refused_with_a_message(judge, desk):
+    response = judge.get(url("log", desk), {"player": desk.players[0].pk, "note": "x" * 2001})
+
+    assert response.status_code == 400
+    assert PenaltyRecord.objects.count() == 0
