@@ -12,6 +12,7 @@ both the same.
 """
 
 import argparse
+import gc
 import importlib.util
 import random
 import statistics
@@ -153,9 +154,14 @@ def compare(checkout: Path, *, runs: int, seed: int) -> None:
             old_entrants = [other.Entrant(**vars(entrant)) for entrant in entrants]
             mine: list[float] = []
             before: list[float] = []
-            for _run in range(runs):
-                pairings = timed(mine, pair_swiss, entrants, round_number, seed)
-                old = timed(before, other.pair_swiss, old_entrants, round_number, seed)
+            for run in range(runs):
+                # Each first in turn, so that neither always pays for the other's garbage.
+                if run % 2:
+                    old = timed(before, other.pair_swiss, old_entrants, round_number, seed)
+                    pairings = timed(mine, pair_swiss, entrants, round_number, seed)
+                else:
+                    pairings = timed(mine, pair_swiss, entrants, round_number, seed)
+                    old = timed(before, other.pair_swiss, old_entrants, round_number, seed)
                 assert [(p.first, p.second) for p in pairings] == [
                     (p.first, p.second) for p in old
                 ], f"{size} players, round {round_number}: the two checkouts pair differently"
@@ -176,6 +182,7 @@ def timed(
     round_number: int,
     seed: int,
 ) -> Any:
+    gc.collect()
     started = time.perf_counter()
     pairings = pair(entrants=entrants, round_number=round_number, seed=seed)
     samples.append((time.perf_counter() - started) * 1000)
