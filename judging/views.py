@@ -70,7 +70,11 @@ def _registration(access: Access, value: object) -> Registration:
     pk = parse_id(value)
     if pk is None:
         raise Http404
-    return get_object_or_404(Registration, pk=pk, tournament=access.tournament)
+    registration = get_object_or_404(
+        Registration.objects.select_related("player"), pk=pk, tournament=access.tournament
+    )
+    registration.tournament = access.tournament  # Read by the access check of this request.
+    return registration
 
 
 @staff_view(*JUDGES)

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -40,6 +41,23 @@ def lock_registrations(ids: Iterable[int]) -> dict[int, Registration]:
     rows = (
         Registration.objects.select_for_update()
         .filter(pk__in=sorted(set(ids)))
+        .order_by("pk")
+        .select_related("player", "tournament")
+    )
+    return {row.pk: row for row in rows}
+
+
+def lock_player_and_opponent(registration_id: int) -> dict[int, Registration]:
+    """Lock the player and whoever plays them in a match in progress, in one statement and in
+    the same order as ``lock_registrations``; return the rows fresh."""
+    in_play = Match.objects.filter(ended_at__isnull=True, player2__isnull=False)
+    rows = (
+        Registration.objects.select_for_update()
+        .filter(
+            Q(pk=registration_id)
+            | Q(pk__in=in_play.filter(player1_id=registration_id).values("player2_id"))
+            | Q(pk__in=in_play.filter(player2_id=registration_id).values("player1_id"))
+        )
         .order_by("pk")
         .select_related("player", "tournament")
     )
