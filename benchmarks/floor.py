@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if not __package__:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.hot_path import (  # noqa: E402
-    PASSWORD,
+from benchmarks.hot_path import PASSWORD  # noqa: E402
+from benchmarks.hot_path_tools import (  # noqa: E402
     Browser,
     Stream,
     Timings,
@@ -120,7 +120,7 @@ def prepare(database_url: str) -> None:
 
 def submits(port: int, event: dict, players: list[int]) -> list[float]:
     judge = Browser(port)
-    judge.sign_in(event["floor"])
+    judge.sign_in(event["floor"], PASSWORD)
     samples: list[float] = []
     for index, player in enumerate(players):
         target = samples if index >= WARM_UP else []
@@ -147,7 +147,7 @@ def floor_load(port: int, event: dict) -> Iterator[dict[str, float]]:
     errors: list[str] = []
     counts: dict[str, float] = {"player_pages": 0, "clock_refetches": 0, "clock_changes": 0}
     head = Browser(port)
-    head.sign_in(event["head"])
+    head.sign_in(event["head"], PASSWORD)
     cookie = "; ".join(f"{k}={v}" for k, v in head.cookies.items())
     projector = f"/t/{event['slug']}/floor/clock/projector/"
     pages = []
