@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 from judging.models import PenaltyRecord
 from tests.browser.conftest import TABLET, axe_violations
 from tests.factories import Desk
+from decks import services as deck_services
 from tournaments import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -64,6 +65,15 @@ def event(db):
         reason="Бланк",
         corrected_by=desk.head,
     )
+    # A deck list with a finding and a deck check, so the deck pages show their tables.
+    deck_services.save_decklist(
+        registration=desk.players[0],
+        text="3 Вампир",
+        by=desk.floor,
+        accept_unmatched=True,
+        reason="Бланк",
+    )
+    deck_services.record_deck_check(registration=desk.players[0], judge=desk.floor, counted={})
     return desk, request
 
 
@@ -109,6 +119,11 @@ def test_every_page_as_every_role(live_server, browser, event):
             f"{t}/guideline/",
             f"{t}/report/",
             f"{t}/players/{player}/record/",
+            f"{t}/decks/",
+            f"{t}/decks/rules/",
+            f"{t}/decks/findings/",
+            f"{t}/decks/players/{player}/",
+            f"{base}/decklist/{desk.tournament.slug}/",
         ],
         desk.floor.username: [
             f"{base}/",
@@ -122,6 +137,10 @@ def test_every_page_as_every_role(live_server, browser, event):
             f"{t}/standings/",
             f"{t}/guideline/",
             f"{t}/players/{player}/record/",
+            f"{t}/decks/",
+            f"{t}/decks/players/{player}/",
+            f"{t}/decks/players/{player}/check/",
+            f"{t}/decks/checks/",
         ],
         desk.head.username: [
             f"{t}/console/",
@@ -130,6 +149,7 @@ def test_every_page_as_every_role(live_server, browser, event):
             f"{t}/judge/log/?player={player}",
             f"{t}/players/{player}/record/",
             f"{t}/report/",
+            f"{t}/decks/checks/",
         ],
     }
     for username, urls in pages.items():
