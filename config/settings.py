@@ -84,6 +84,9 @@ if not _snapshots.isdigit():
         f"DJANGO_ROUND_SNAPSHOTS must be a whole number, not {_snapshots!r}."
     )
 DESK_ROUND_SNAPSHOTS = int(_snapshots)
+# The processes that build CSV and XLSX exports beside the server (judging/export_processes.py),
+# started at the first export; 0 builds them on a thread of the server process.
+DESK_EXPORT_PROCESSES = 1
 # --- end of the data folder block ---------------------------------------------------------------
 
 # Off by default, so that no traceback ever reaches a judge; developers switch it on.

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError
-from core.http import DeskRequest
+from core.http import DeskRequest, message_refusal
 from core.inputs import form_message
 from judging import live, panels, selectors, services
 from judging.forms import AmendForm, ConsoleReasonForm, LogFilterForm, ReasonForm
@@ -193,7 +193,7 @@ def console_act(request: DeskRequest, access: Access, record_id: int, action: st
     except DomainError as error:
         if error.field is not None and not from_console and action != "confirm":
             return _form_refused(request, access, record, action, {error.field: [error.message]})
-        messages.error(request, str(error.message))
+        message_refusal(request, error)
     else:
         messages.success(request, done)
     if from_console:

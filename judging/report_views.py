@@ -2,18 +2,23 @@
 
 Every response here is streamed, so that an event of thousands of players and tens of thousands
 of penalties is answered in seconds with flat memory: the page and the CSV are produced piece by
-piece, and the XLSX is written to a temporary file and sent from it.
+piece, and the XLSX is written to a temporary file and sent from it. Under an ASGI server the
+exports are built in an export process (``judging.export_processes``), so that their Python work
+does not slow the judges' requests down, and sent from its file.
 """
 
 import asyncio
+import contextlib
 import dataclasses
 import itertools
 import math
+import os
 import tempfile
 from collections.abc import AsyncIterator, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import cast
 
+from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
 from django.http import Http404, StreamingHttpResponse
@@ -21,8 +26,10 @@ from django.http.response import HttpResponseBase
 from django.utils import translation
 
 from core.http import DeskRequest
+from judging import export_processes as processes
 from judging import report
 from tournaments.access import REPORT_READERS, Access, staff_view
+from tournaments.models import Tournament
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 FILE_BLOCK_SIZE = 64 * 1024
@@ -76,6 +83,8 @@ def report_export(
     if make_table is None or extension not in ("csv", "xlsx"):
         raise Http404
     tournament = access.tournament
+    if settings.DESK_EXPORT_PROCESSES and isinstance(request, ASGIRequest):
+        return _from_process(request, tournament, what, extension)
     filename = report.export_filename(tournament=tournament, what=what, extension=extension)
     table = make_table(tournament=tournament)
     if extension == "csv":
@@ -90,6 +99,44 @@ def report_export(
     )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def _from_process(
+    request: DeskRequest, tournament: Tournament, what: str, extension: str
+) -> HttpResponseBase:
+    """The export built in an export process (``judging.export_processes``), then streamed from
+    its file."""
+    future, path = processes.build_export(
+        tournament_id=tournament.pk,
+        what=what,
+        extension=extension,
+        language=translation.get_language(),
+    )
+    content_type = "text/csv; charset=utf-8" if extension == "csv" else XLSX_CONTENT_TYPE
+    response = StreamingHttpResponse(_file_when_built(future, path), content_type=content_type)
+    filename = report.export_filename(tournament=tournament, what=what, extension=extension)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+async def _file_when_built(future: "Future[None]", path: str) -> AsyncIterator[bytes]:
+    """Wait on the event loop (holding no thread) for the file, then send it in blocks."""
+
+    def delete(_done: object = None) -> None:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+    try:
+        await asyncio.wrap_future(future)
+        with open(path, "rb") as handle:
+            while block := handle.read(FILE_BLOCK_SIZE):
+                yield block
+    finally:
+        if future.done():
+            delete()
+        else:
+            # The client went away first: the file is deleted once the process has written it.
+            future.add_done_callback(delete)
 
 
 def _xlsx_pieces(table: report.Table) -> Iterator[bytes]:

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db.models import F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
@@ -59,10 +60,29 @@ def available_infractions(*, tournament: Tournament) -> list[Infraction]:
     return sorted(infractions, key=lambda infraction: infraction.sort_key)
 
 
+def _edition_id(tournament: Tournament) -> Coalesce:
+    """``edition_for`` as an expression: the tournament's own edition, else the shipped one."""
+    return Coalesce(
+        Subquery(
+            TournamentGuideline.objects.filter(tournament_id=tournament.pk).values("edition_id")[:1]
+        ),
+        Subquery(GuidelineEdition.objects.filter(slug=SHIPPED_EDITION_SLUG).values("id")[:1]),
+    )
+
+
 def issuable_infraction(*, tournament: Tournament, code: str) -> Infraction:
-    """The infraction with that code, if a judge may issue it here; otherwise a clear refusal."""
-    edition = edition_for(tournament=tournament)
-    infraction = Infraction.objects.filter(edition=edition, code=code.strip()).first()
+    """The infraction with that code, if a judge may issue it here; otherwise a clear refusal.
+
+    One query: the edition is found inside it (a tournament's edition changes when its first
+    infraction is added, so it is not kept between requests)."""
+    infraction = next(
+        iter(
+            Infraction.objects.filter(
+                edition_id=_edition_id(tournament), code=code.strip()
+            ).order_by()[:1]
+        ),
+        None,
+    )
     if infraction is None:
         raise DomainError(
             "unknown_infraction",

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError
-from core.http import DeskRequest
+from core.http import DeskRequest, message_refusal
 from core.inputs import SearchForm, parse_id, parse_query
 from judging import live, selectors, services
 from judging.explanations import player_message
@@ -70,7 +70,11 @@ def _registration(access: Access, value: object) -> Registration:
     pk = parse_id(value)
     if pk is None:
         raise Http404
-    return get_object_or_404(Registration, pk=pk, tournament=access.tournament)
+    registration = get_object_or_404(
+        Registration.objects.select_related("player"), pk=pk, tournament=access.tournament
+    )
+    registration.tournament = access.tournament  # Read by the access check of this request.
+    return registration
 
 
 @staff_view(*JUDGES)
@@ -230,7 +234,7 @@ def record_undo(request: DeskRequest, access: Access, record_id: int) -> HttpRes
             card = selectors.record_for_card(tournament=access.tournament, record_id=record.pk)
             context = _card_context(request, access, card or record, form)
             return render(request, "judging/record_card.html", context)
-        messages.error(request, str(error.message))
+        message_refusal(request, error)
     else:
         messages.success(request, _("The head judge is asked to revoke this record."))
     return redirect("judging:record", slug=access.tournament.slug, record_id=record.pk)

@@ -27,6 +27,13 @@ def _no_round_snapshots(settings):
 
 
 @pytest.fixture(autouse=True)
+def _exports_in_the_server_process(settings):
+    # A test's data lives in its own uncommitted transaction, which an export process cannot see;
+    # the test of the export processes commits and switches them on.
+    settings.DESK_EXPORT_PROCESSES = 0
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     # The real hasher is slow by design; tests create many users and prove nothing about hashing.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -17,11 +17,13 @@ from django.utils.translation import gettext as _
 
 from core.http import DeskRequest
 from tournaments.models import StaffRole, Tournament
-from tournaments.selectors import staff_roles
+from tournaments.selectors import roles_checked, staff_access
 
 JUDGES = (StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE)
 RESULT_KEEPERS = (StaffRole.ORGANISER, StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE)
 REPORT_READERS = (StaffRole.ORGANISER, StaffRole.HEAD_JUDGE)
+# Who may correct a finished result (with a reason).
+CORRECTORS = (StaffRole.ORGANISER, StaffRole.HEAD_JUDGE)
 
 P = ParamSpec("P")
 
@@ -48,16 +50,18 @@ class Access:
         return bool(self.roles & set(RESULT_KEEPERS))
 
     @property
+    def corrects_results(self) -> bool:
+        return bool(self.roles & set(CORRECTORS))
+
+    @property
     def reads_report(self) -> bool:
         return bool(self.roles & set(REPORT_READERS))
 
 
 def tournament_access(request: HttpRequest, slug: str, allowed: tuple[str, ...]) -> Access:
-    tournament = Tournament.objects.filter(slug=slug).first()
-    if tournament is None:
-        raise Http404
-    roles = frozenset(staff_roles(tournament=tournament, user=request.user))
-    if not roles:
+    tournament, found = staff_access(slug=slug, user=request.user)
+    roles = frozenset(found)
+    if tournament is None or not roles:
         raise Http404
     if allowed and not roles & set(allowed):
         names = ", ".join(str(StaffRole(role).label).lower() for role in allowed)
@@ -82,7 +86,11 @@ def staff_view(
             request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs
         ) -> HttpResponseBase:
             desk_request = cast(DeskRequest, request)  # signed in (login_required), htmx set
-            return view(desk_request, tournament_access(request, slug, allowed), *args, **kwargs)
+            access = tournament_access(request, slug, allowed)
+            with roles_checked(
+                tournament=access.tournament, user=desk_request.user, roles=access.roles
+            ):
+                return view(desk_request, access, *args, **kwargs)
 
         return wrapped
 

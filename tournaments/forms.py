@@ -8,7 +8,7 @@ from django.core import validators
 from django.utils.translation import gettext_lazy as _
 
 from core.inputs import IdField
-from tournaments.models import Level, StaffRole, Tournament, decklists_default
+from tournaments.models import Level, StaffRole, Tournament, decklists_default, decklists_required
 
 
 class TournamentForm(forms.ModelForm):
@@ -41,7 +41,7 @@ class TournamentForm(forms.ModelForm):
         level = self.data.get("level") if self.is_bound else self.initial.get("level")
         if level is None and self.instance.pk:
             level = self.instance.level
-        if level == Level.HIGHEST:
+        if level is not None and decklists_required(level):
             self.fields["uses_decklists"].widget.attrs["disabled"] = True
         self.fields["best_of"].widget.attrs.update({"min": 1, "max": 7})
         for name in ("round_minutes", "rounds_planned"):
@@ -53,7 +53,7 @@ class TournamentForm(forms.ModelForm):
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
-        if data.get("level") == Level.HIGHEST and not data.get("uses_decklists"):
+        if decklists_required(str(data.get("level"))) and not data.get("uses_decklists"):
             # Deck lists cannot be switched off at the highest level; say so instead of failing.
             data["uses_decklists"] = True
         best_of = data.get("best_of")
@@ -82,7 +82,7 @@ class NewTournamentForm(TournamentForm):
             # A new tournament starts at the professional level, with its default for deck lists.
             level = self.initial.setdefault("level", Level.PROFESSIONAL)
             self.initial.setdefault("uses_decklists", decklists_default(str(level)))
-            if level == Level.HIGHEST:
+            if decklists_required(str(level)):
                 self.fields["uses_decklists"].widget.attrs["disabled"] = True
 
     def clean_slug(self) -> str:

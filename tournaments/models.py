@@ -25,6 +25,11 @@ def decklists_default(level: str) -> bool:
     return level != Level.AMATEUR
 
 
+def decklists_required(level: str) -> bool:
+    """Deck lists are always used at the highest level (rules.md §1)."""
+    return level == Level.HIGHEST
+
+
 class Format(models.TextChoices):
     CONSTRUCTED = "constructed", _("Constructed")
     DRAFT = "draft", _("Draft")

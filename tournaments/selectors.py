@@ -1,5 +1,8 @@
 """Reads about tournaments, their staff, rounds and matches."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -19,6 +22,11 @@ from tournaments.models import (
 )
 from tournaments.standings import MatchResult, Standing, compute_standings
 
+# The roles the access check of the request being served read: (tournament id, user id, roles).
+_checked_roles: ContextVar[tuple[int, int, frozenset[str]] | None] = ContextVar(
+    "checked_roles", default=None
+)
+
 
 def staff_roles(*, tournament: Tournament, user: User | AnonymousUser) -> set[str]:
     if not user.is_authenticated:
@@ -28,9 +36,35 @@ def staff_roles(*, tournament: Tournament, user: User | AnonymousUser) -> set[st
     )
 
 
+def staff_access(*, slug: str, user: User | AnonymousUser) -> tuple[Tournament | None, set[str]]:
+    """The tournament of that slug and the user's roles in it, in one query; no tournament when
+    it does not exist or the user is not on its staff (the two look the same from outside)."""
+    if not user.is_authenticated:
+        return None, set()
+    rows = list(Staff.objects.filter(tournament__slug=slug, user=user).select_related("tournament"))
+    if not rows:
+        return None, set()
+    return rows[0].tournament, {row.role for row in rows}
+
+
+@contextmanager
+def roles_checked(*, tournament: Tournament, user: User, roles: frozenset[str]) -> Iterator[None]:
+    """While one request is served, the roles its access check read answer ``judge_role``, so a
+    service's own check of the judge does not read them again."""
+    token = _checked_roles.set((tournament.pk, user.pk, roles))
+    try:
+        yield
+    finally:
+        _checked_roles.reset(token)
+
+
 def judge_role(*, tournament: Tournament, user: User | AnonymousUser) -> str | None:
     """The strongest judging role the user holds in the tournament, if any."""
-    roles = staff_roles(tournament=tournament, user=user)
+    checked = _checked_roles.get()
+    if checked is not None and checked[:2] == (tournament.pk, user.pk):
+        roles: set[str] = set(checked[2])
+    else:
+        roles = staff_roles(tournament=tournament, user=user)
     for role in (StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE):
         if role in roles:
             return role
@@ -41,16 +75,23 @@ def latest_round(*, tournament: Tournament) -> Round | None:
     return Round.objects.filter(tournament=tournament).order_by("-number").first()
 
 
-def current_match(*, registration: Registration) -> Match | None:
-    """The player's match that has not ended (a bye is not a match and never counts)."""
+def current_match(*, registration: Registration, bare: bool = False) -> Match | None:
+    """The player's match that has not ended (a bye is not a match and never counts); ``bare``
+    reads the match and its round without the players (the caller has them)."""
+    related = ("round",) if bare else ("round", "player1__player", "player2__player")
     return (
         Match.objects.of(registration)
         .in_progress()
         .filter(player2__isnull=False)
-        .select_related("round", "player1__player", "player2__player")
+        .select_related(*related)
         .order_by("-round__number")
         .first()
     )
+
+
+def plays_a_match(*, registration: Registration) -> bool:
+    """Whether the player has a match in progress (``current_match`` without reading it)."""
+    return Match.objects.of(registration).in_progress().filter(player2__isnull=False).exists()
 
 
 def latest_match_between(*, first: Registration, second: Registration) -> Match | None:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import views
+from tournaments import play_views, views
 
 app_name = "tournaments"
 
@@ -20,15 +20,21 @@ urlpatterns = [
         views.registration_drop,
         name="registration-drop",
     ),
-    path("<slug:slug>/rounds/", views.round_list, name="rounds"),
-    path("<slug:slug>/rounds/draft/", views.round_draft, name="round-draft"),
-    path("<slug:slug>/rounds/swap/", views.round_swap, name="round-swap"),
-    path("<slug:slug>/rounds/publish/", views.round_publish, name="round-publish"),
-    path("<slug:slug>/rounds/<int:number>/", views.round_detail, name="round"),
-    path("<slug:slug>/matches/<int:match_id>/result/", views.match_result, name="match-result"),
-    path("<slug:slug>/matches/<int:match_id>/", views.match_detail, name="match"),
-    path("<slug:slug>/matches/<int:match_id>/games/", views.match_game, name="match-game"),
-    path("<slug:slug>/matches/<int:match_id>/time/", views.match_time, name="match-time"),
-    path("<slug:slug>/matches/<int:match_id>/correct/", views.match_correct, name="match-correct"),
-    path("<slug:slug>/standings/", views.standings, name="standings"),
+    path("<slug:slug>/rounds/", play_views.round_list, name="rounds"),
+    path("<slug:slug>/rounds/draft/", play_views.round_draft, name="round-draft"),
+    path("<slug:slug>/rounds/swap/", play_views.round_swap, name="round-swap"),
+    path("<slug:slug>/rounds/publish/", play_views.round_publish, name="round-publish"),
+    path("<slug:slug>/rounds/<int:number>/", play_views.round_detail, name="round"),
+    path(
+        "<slug:slug>/matches/<int:match_id>/result/", play_views.match_result, name="match-result"
+    ),
+    path("<slug:slug>/matches/<int:match_id>/", play_views.match_detail, name="match"),
+    path("<slug:slug>/matches/<int:match_id>/games/", play_views.match_game, name="match-game"),
+    path("<slug:slug>/matches/<int:match_id>/time/", play_views.match_time, name="match-time"),
+    path(
+        "<slug:slug>/matches/<int:match_id>/correct/",
+        play_views.match_correct,
+        name="match-correct",
+    ),
+    path("<slug:slug>/standings/", play_views.standings, name="standings"),
 ]

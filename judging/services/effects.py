@@ -7,16 +7,18 @@ and stack by themselves, so they never re-enter through the lifecycle policy: th
 how the tournaments app hands its own events (a match created, a game played, time called) to them.
 """
 
+from collections import defaultdict
+
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from judging import stacking
 from judging.models import ChangeKind, PenaltyRecord, RecordStatus
 from judging.penalties import AppliesTo, Because, Moment, Rank
-from judging.services.history import held_penalties, log
+from judging.services.history import held_from, held_penalties, log
 from players import services as player_services
 from tournaments import services as tournament_services
-from tournaments.models import Match, Registration, RegistrationStatus
+from tournaments.models import Game, Match, MatchEnd, Registration, RegistrationStatus
 
 
 class JudgingMatchPolicy:
@@ -29,17 +31,8 @@ class JudgingMatchPolicy:
             stack_at_match_end(match)
 
     def settle_round(self, matches: list[Match]) -> None:
-        """Settle a new round: one query finds the players with a loss waiting, and only their
-        matches are settled; every other match has nothing to serve."""
-        ids = {pk for match in matches for pk in (match.player1_id, match.player2_id) if pk}
-        waiting = set(
-            PenaltyRecord.objects.pending_losses()
-            .filter(registration_id__in=ids)
-            .values_list("registration_id", flat=True)
-        )
-        for match in matches:
-            if match.player1_id in waiting or match.player2_id in waiting:
-                self.settle(match)
+        """Settle a new round's matches: the losses waiting for them are served all at once."""
+        serve_at_round_start(matches)
 
     def has_waiting_game_loss(self, match: Match) -> bool:
         """A deferred game loss issued in this match waits for the game after the current one."""
@@ -89,8 +82,11 @@ def take_effect(record: PenaltyRecord, match: Match | None) -> None:
                 match=match, winner=match.opponent_of(registration), decided_by_penalty=True
             )
             record.save(update_fields=["served_game"])
-        # A loss for the next game of this match may be due at once (issued between games).
-        serve_waiting(match)
+        if record.applies_to:
+            # A loss for the next game of this match may be due at once (issued between games),
+            # or the game just lost lets one wait no longer. A penalty that takes no game
+            # changes nothing a waiting loss waits for.
+            serve_waiting(match)
     if match is not None and in_progress and match.has_ended:
         stack_at_match_end(match)
 
@@ -166,6 +162,135 @@ def serve_waiting(match: Match) -> None:
             return
 
 
+def serve_at_round_start(matches: list[Match]) -> None:
+    """Serve the losses waiting for a new round's matches, by the rules of ``serve_waiting``,
+    then stack at the end of the matches that this ended; a fixed number of queries whatever the
+    number of matches and losses (only a record that stacking makes is written on its own).
+
+    The matches are new: no game played, and no loss was issued in them, so every loss waiting
+    for their players may be served in them (``_may_serve``)."""
+    ids = {pk for match in matches for pk in (match.player1_id, match.player2_id) if pk}
+    waiting: dict[int, list[PenaltyRecord]] = defaultdict(list)
+    for record in (
+        PenaltyRecord.objects.pending_losses().filter(registration_id__in=ids).order_by("id")
+    ):
+        waiting[record.registration_id].append(record)
+    if not waiting:
+        return
+    games: list[tuple[Game, list[PenaltyRecord]]] = []
+    served_matches: list[PenaltyRecord] = []
+    changed: list[Match] = []
+    for match in matches:
+        if match.player1_id in waiting or match.player2_id in waiting:
+            played = _serve_in_memory(match, waiting, served_matches)
+            games += played
+            if played or match.has_ended:
+                changed.append(match)
+    tournament_services.save_served_matches(
+        matches=changed, games=[game for game, _records in games]
+    )
+    served: list[PenaltyRecord] = served_matches
+    for game, records in games:
+        for record in records:
+            record.served_game = game
+        served += records
+    PenaltyRecord.objects.bulk_update(served, ["served_game", "served_match"])
+    ended = [match for match in changed if match.has_ended]
+    if ended:
+        _stack_at_ends(ended)
+
+
+def _serve_in_memory(
+    match: Match, waiting: dict[int, list[PenaltyRecord]], served_matches: list[PenaltyRecord]
+) -> list[tuple[Game, list[PenaltyRecord]]]:
+    """``serve_waiting`` for a new match, with nothing written: the games it gets, each with
+    the game losses it serves; the match losses it serves go to ``served_matches``."""
+    tournament = match.round.tournament
+    players = [pk for pk in (match.player1_id, match.player2_id) if pk]
+    games: list[tuple[Game, list[PenaltyRecord]]] = []
+    now = timezone.now()
+    while True:
+        if max(match.player1_wins, match.player2_wins) >= tournament.wins_needed:
+            match.ended_at, match.end_reason = now, MatchEnd.WINS_NEEDED
+            break
+        if len(games) >= tournament.best_of:
+            match.ended_at, match.end_reason = now, MatchEnd.ALL_GAMES_PLAYED
+            break
+        game_losses = _oldest(waiting, players, AppliesTo.NEXT_GAME)
+        match_losses = _oldest(waiting, players, AppliesTo.NEXT_MATCH)
+        if not game_losses and not match_losses:
+            break
+        if game_losses:
+            losers = {record.registration_id for record in game_losses}
+            winner = None
+            if len(losers) == 1:
+                winner = match.player2 if match.player1_id in losers else match.player1
+            if winner is None:
+                match.draws += 1
+            elif winner.pk == match.player1_id:
+                match.player1_wins += 1
+            else:
+                match.player2_wins += 1
+            game = Game(match=match, number=len(games) + 1, winner=winner, decided_by_penalty=True)
+            games.append((game, game_losses))
+        if match_losses:
+            losers = {record.registration_id for record in match_losses}
+            wins_needed = tournament.wins_needed
+            match.player1_lost_by_penalty = match.player1_id in losers
+            match.player2_lost_by_penalty = match.player2_id in losers
+            match.player1_wins = 0 if match.player1_lost_by_penalty else wins_needed
+            match.player2_wins = 0 if match.player2_lost_by_penalty else wins_needed
+            match.ended_at, match.end_reason = now, MatchEnd.PENALTY
+            for record in match_losses:
+                record.served_match = match
+            served_matches += match_losses
+            break
+    return games
+
+
+def _oldest(
+    waiting: dict[int, list[PenaltyRecord]], players: list[int], kind: str
+) -> list[PenaltyRecord]:
+    """Each player's oldest loss of that kind still waiting, taken off the waiting list."""
+    taken = []
+    for player in players:
+        records = waiting.get(player, [])
+        record = next((record for record in records if record.applies_to == kind), None)
+        if record is not None:
+            records.remove(record)
+            taken.append(record)
+    return taken
+
+
+def _stack_at_ends(matches: list[Match]) -> None:
+    """``stack_at_match_end`` for several ended matches (each player plays in one of them), with
+    the players and their penalties read in one query each."""
+    ids = [
+        pk
+        for match in matches
+        if not match.is_bye
+        for pk in (match.player1_id, match.player2_id)
+        if pk is not None
+    ]
+    registrations = Registration.objects.select_related("tournament").in_bulk(ids)
+    held: dict[int, list[PenaltyRecord]] = defaultdict(list)
+    for record in (
+        PenaltyRecord.objects.in_force()
+        .filter(registration_id__in=ids)
+        .select_related("round")
+        .order_by("id")
+    ):
+        held[record.registration_id].append(record)
+    for match in matches:
+        for registration_id in (match.player1_id, match.player2_id):
+            if registration_id is None or match.is_bye:
+                continue
+            registration = registrations[registration_id]
+            if registration.status == RegistrationStatus.DISQUALIFIED:
+                continue
+            _stack(registration, match, held=held_from(held[registration_id]))
+
+
 def stack_at_match_end(match: Match) -> None:
     """Rule 5.2 for each player of the match, the first-listed player first."""
     if match.is_bye:
@@ -179,9 +304,12 @@ def stack_at_match_end(match: Match) -> None:
         _stack(registration, match)
 
 
-def _stack(registration: Registration, match: Match) -> None:
+def _stack(
+    registration: Registration, match: Match, held: list[stacking.HeldPenalty] | None = None
+) -> None:
     decisions = stacking.stack_at_match_end(
-        held=held_penalties(registration), round_number=match.round.number
+        held=held_penalties(registration) if held is None else held,
+        round_number=match.round.number,
     )
     made: dict[int, PenaltyRecord] = {}
     for decision in decisions:

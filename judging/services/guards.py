@@ -24,13 +24,17 @@ def locked(record: PenaltyRecord) -> PenaltyRecord:
 
 def lock_player(registration: Registration) -> tuple[Registration, Match | None]:
     """Lock the player and, while they play, the opponent; return the player and their match."""
-    match = tournament_selectors.current_match(registration=registration)
-    ids = [registration.pk]
-    if match is not None:
-        ids += [pk for pk in (match.player1_id, match.player2_id) if pk is not None]
-    locked_ = tournament_services.lock_registrations(ids)
-    # The match may have ended between the look-up and the lock; read it again under the lock.
-    match = tournament_selectors.current_match(registration=locked_[registration.pk])
+    locked_ = tournament_services.lock_player_and_opponent(registration.pk)
+    # Read under the lock, the match is the committed one.
+    match = tournament_selectors.current_match(registration=locked_[registration.pk], bare=True)
+    players = [pk for pk in (match.player1_id, match.player2_id) if pk] if match else []
+    if not set(players) <= locked_.keys():
+        # A round was published between the lock's look-up of the opponent and the lock itself.
+        locked_ = tournament_services.lock_registrations(players)
+        match = tournament_selectors.current_match(registration=locked_[registration.pk])
+    elif match is not None:
+        # The players as just locked and read, rather than read once more.
+        match.player1, match.player2 = (locked_[pk] for pk in players)
     return locked_[registration.pk], match
 
 

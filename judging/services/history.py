@@ -1,5 +1,6 @@
 """A record's append-only history, and the penalties a player holds as stacking sees them."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
@@ -72,14 +73,24 @@ def held_penalties(registration: Registration) -> list[stacking.HeldPenalty]:
     """The player's penalties in force in this tournament, oldest first, as stacking sees them."""
     return [
         stacking.HeldPenalty(
+            id=pk, rank=Rank(rank), reason=reason, round_number=number, stacked=stacked is not None
+        )
+        for pk, rank, reason, number, stacked in PenaltyRecord.objects.in_force()
+        .filter(registration=registration)
+        .order_by("id")
+        .values_list("id", "rank", "reason", "round__number", "stacked_into_id")
+    ]
+
+
+def held_from(records: Iterable[PenaltyRecord]) -> list[stacking.HeldPenalty]:
+    """Records in force (their rounds loaded), oldest first, as stacking sees them."""
+    return [
+        stacking.HeldPenalty(
             id=record.pk,
             rank=Rank(record.rank),
             reason=record.reason,
             round_number=record.round.number if record.round else None,
             stacked=record.stacked_into_id is not None,
         )
-        for record in PenaltyRecord.objects.in_force()
-        .filter(registration=registration)
-        .select_related("round")
-        .order_by("id")
+        for record in records
     ]

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
@@ -19,9 +20,9 @@ from judging.services.guards import (
     judge_role,
     lock_player,
 )
-from judging.services.history import PenaltyOutcome, held_penalties, log
+from judging.services.history import PenaltyOutcome, held_from, held_penalties, log
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Match, Registration, StaffRole
+from tournaments.models import Registration, StaffRole
 
 NEEDS_HEAD_JUDGE = {Rank.DISQUALIFICATION, Rank.DISQUALIFICATION_WITHOUT_PRIZE}
 
@@ -88,13 +89,16 @@ def preview_penalty(
     The same checks and rules as ``issue_penalty`` run, so the preview and the record agree unless
     another judge records something for the player in between.
     """
-    registration = Registration.objects.select_related("tournament", "player").get(
-        pk=registration.pk
-    )
-    match = tournament_selectors.current_match(registration=registration)
+    if not (
+        Registration.tournament.is_cached(registration)
+        and Registration.player.is_cached(registration)
+    ):
+        registration = Registration.objects.select_related("tournament", "player").get(
+            pk=registration.pk
+        )
     return _rule(
         registration=registration,
-        match=match,
+        in_match=tournament_selectors.plays_a_match(registration=registration),
         infraction_code=infraction_code,
         moment=moment,
         deferred=deferred,
@@ -122,7 +126,20 @@ def _issue(
 ) -> PenaltyOutcome:
     registration, match = lock_player(registration)
     tournament = registration.tournament
-    existing = _record_for_key(tournament.pk, client_key)
+    # One read for both: the player's penalties in force and a record made with this form.
+    rows = list(
+        PenaltyRecord.objects.filter(
+            Q(registration=registration, status=RecordStatus.IN_FORCE)
+            | Q(tournament=tournament, client_key=client_key)
+            if client_key is not None
+            else Q(registration=registration, status=RecordStatus.IN_FORCE)
+        )
+        .select_related("round")
+        .order_by("id")
+    )
+    existing = next(
+        (row for row in rows if client_key is not None and row.client_key == client_key), None
+    )
     if existing is not None:
         if existing.registration_id != registration.pk:
             raise DomainError(
@@ -131,12 +148,17 @@ def _issue(
         return PenaltyOutcome(record=existing, created=False)
     ruling = _rule(
         registration=registration,
-        match=match,
+        in_match=match is not None,
         infraction_code=infraction_code,
         moment=moment,
         deferred=deferred,
         sub_item=sub_item,
         issued_by=issued_by,
+        held=held_from(
+            row
+            for row in rows
+            if row.registration_id == registration.pk and row.status == RecordStatus.IN_FORCE
+        ),
     )
     infraction, decision, needs_head_judge = (
         ruling.infraction,
@@ -151,7 +173,8 @@ def _issue(
         reason=infraction.code,
         moment=moment,
         deferred=deferred,
-        round=tournament_selectors.latest_round(tournament=tournament),
+        # A match in progress is in the latest round: the next one waits until every match ends.
+        round=match.round if match else tournament_selectors.latest_round(tournament=tournament),
         issued_in_match=match,
         issued_in_game=match.games.count() + 1 if match else None,
         issued_by=issued_by,
@@ -181,13 +204,15 @@ def _issue(
 def _rule(
     *,
     registration: Registration,
-    match: Match | None,
+    in_match: bool,
     infraction_code: str,
     moment: str,
     deferred: bool,
     sub_item: str,
     issued_by: User,
+    held: list[stacking.HeldPenalty] | None = None,
 ) -> Ruling:
+    """``held``: the player's penalties in force when the caller has read them already."""
     tournament = registration.tournament
     role = judge_role(tournament, issued_by)
     ensure_accepts_penalties(registration)
@@ -196,7 +221,7 @@ def _rule(
     assert base is not None  # issuable_infraction refuses an infraction without a penalty here.
     if moment not in Moment.values:
         raise DomainError("unknown_moment", _("Choose when the infraction happened."))
-    if moment != Moment.BETWEEN_MATCHES and match is None:
+    if moment != Moment.BETWEEN_MATCHES and not in_match:
         raise DomainError(
             "no_match_in_progress",
             _("%(player)s has no match in progress; choose «between matches».")
@@ -209,7 +234,9 @@ def _rule(
             % {"code": infraction.code, "letter": sub_item},
         )
     decision = stacking.decide_issue(
-        base=base, reason=infraction.code, held=held_penalties(registration)
+        base=base,
+        reason=infraction.code,
+        held=held_penalties(registration) if held is None else held,
     )
     if decision.rank == Rank.SUSPENSION:
         ensure_may_suspend(tournament, role)

@@ -175,3 +175,83 @@ def test_the_report_page_shows_one_page_of_each_list_and_the_whole_report_on_req
     assert "page=2" in first_page and "?all=1" in first_page
     assert "page=2" in third_page and "page=4" not in third_page
     assert "data-print" in whole_page and 'id="report-pager"' not in whole_page
+
+
+def waiting_losses(players: int, each: int) -> tuple[Desk, list]:
+    """An event between rounds 1 and 2 with losses waiting, ``each`` of every kind: a game loss,
+    two game losses (the match is lost 0–2 by them), a match loss, and a game loss for both
+    players of one match (a drawn game)."""
+    from django.utils import timezone
+
+    from judging.editions import assign_edition, derive_edition, put_infraction
+    from judging.selectors import edition_for
+    from tournaments.models import Match
+
+    desk = Desk.create(level="professional")
+    slug = f"x-{desk.tournament.slug}"
+    edition = derive_edition(base=edition_for(tournament=desk.tournament), slug=slug, name="x")
+    put_infraction(
+        edition=edition, code="9.5", name="Тяжёлое", penalties={"professional": "match_loss"}
+    )
+    assign_edition(tournament=desk.tournament, edition=edition)
+    crowd(desk, players - len(desk.players))
+    order = desk.players
+    pairs = [(order[i], order[i + 1]) for i in range(0, len(order) - 1, 2)]
+    tournament_services.pair_round(tournament=desk.tournament, pairings=pairs)
+    Match.objects.filter(round__tournament=desk.tournament).update(
+        ended_at=timezone.now(), end_reason="time_called"
+    )
+    kinds = []
+    for index in range(each):
+        first, second, third, fourth, fifth = (8 * index + n for n in (0, 2, 4, 6, 7))
+        desk.issue(first, "1.2", "between_matches")
+        desk.issue(second, "1.1", "between_matches")
+        desk.issue(second, "1.2", "between_matches")
+        desk.issue(third, "9.5", "between_matches")
+        desk.issue(fourth, "1.2", "between_matches")
+        desk.issue(fifth, "1.2", "between_matches")
+        kinds.append((first, second, third, fourth))
+    return desk, kinds
+
+
+def test_publishing_with_losses_waiting_takes_the_same_queries_whatever_their_number(db):
+    from tournaments.models import Match, MatchEnd
+
+    counts = []
+    for players, each in ((8, 1), (LARGE, 50)):
+        desk, kinds = waiting_losses(players, each)
+        order = desk.players
+        # Round 2 pairs the same tables again: each waiting player meets the same opponent.
+        pairings = [(order[i], order[i + 1]) for i in range(0, len(order) - 1, 2)]
+        with CaptureQueriesContext(connection) as queries:
+            tournament_services.pair_round(tournament=desk.tournament, pairings=pairings)
+        counts.append(len(queries))
+
+        def match(index, desk=desk):
+            return Match.objects.get(round__number=2, player1=desk.players[index])
+
+        for first, second, third, fourth in kinds:
+            one_loss, two_losses, match_loss, both = (
+                match(first),
+                match(second),
+                match(third),
+                match(fourth),
+            )
+            assert (one_loss.player1_wins, one_loss.player2_wins, one_loss.ended_at) == (0, 1, None)
+            assert list(one_loss.games.values_list("number", "winner_id")) == [
+                (1, one_loss.player2_id)
+            ]
+            assert (two_losses.player1_wins, two_losses.player2_wins) == (0, 2)
+            assert two_losses.end_reason == MatchEnd.WINS_NEEDED
+            assert (match_loss.player1_wins, match_loss.player2_wins) == (0, 2)
+            assert (match_loss.end_reason, match_loss.player1_lost_by_penalty) == (
+                MatchEnd.PENALTY,
+                True,
+            )
+            assert (both.draws, both.ended_at) == (1, None)
+            assert list(both.games.values_list("number", "winner_id")) == [(1, None)]
+        from judging.models import PenaltyRecord
+
+        assert not PenaltyRecord.objects.filter(tournament=desk.tournament).pending_losses()
+
+    assert counts[0] == counts[1]

@@ -1,10 +1,14 @@
-"""Refusals of the penalty decisions and the guideline editions: the code, and nothing written."""
+"""Refusals of the penalty decisions, the guideline editions, the head judge's console and the
+scenario runner: the code, and nothing written."""
 
 import pytest
+from django.contrib.messages import get_messages
+from django.urls import reverse
 
 from core.errors import DomainError
 from judging import editions, services
 from judging.models import GuidelineEdition, Infraction, PenaltyChange, PenaltyRecord
+from judging.scenarios import run_scenario
 from judging.selectors import edition_for
 
 
@@ -123,3 +127,94 @@ def test_an_infraction_opening_an_unnamed_section_needs_its_name(desk):
     )
 
     assert "4" in str(error.message)
+
+
+def message_codes(response):
+    """The codes of the refusals a view told as messages (``core.http.message_refusal``)."""
+    return [message.extra_tags for message in get_messages(response.wsgi_request)]
+
+
+def console_act(client, desk, record, action, data):
+    return client.post(
+        reverse("judging:console-act", args=[desk.tournament.slug, record.pk, action]), data
+    )
+
+
+@pytest.mark.parametrize("action", ["decline", "confirm", "revoke"])
+def test_a_reason_from_the_console_too_long_to_keep_is_refused(client, desk, action):
+    record = desk.issue(0, "6.1", moment="between_matches", by="floor")  # awaits the head judge
+    client.force_login(desk.head)
+    before = snapshot()
+
+    response = console_act(client, desk, record, action, {"reason": "я" * 2001, "next": "console"})
+
+    assert response.status_code == 302
+    assert message_codes(response) == ["bad_reason"]
+    assert snapshot() == before
+
+
+def test_an_amendment_from_the_console_without_a_penalty_is_refused(client, desk):
+    record = desk.issue(0, "1.4", moment="between_matches")
+    client.force_login(desk.head)
+    before = snapshot()
+
+    response = console_act(
+        client, desk, record, "amend", {"to_rank": "сильнее", "reason": "ошибка", "next": "console"}
+    )
+
+    record.refresh_from_db()
+    assert response.status_code == 302
+    assert message_codes(response) == ["bad_penalty"]
+    assert snapshot() == before
+    assert record.status == "in_force"
+
+
+def scenario(*steps):
+    return {
+        "title": "Отказ",
+        "tournament": {"level": "amateur", "decklists": True},
+        "players": ["Алиса", "Борис"],
+        "steps": [
+            {"pair": [["Алиса", "Борис"]]},
+            {
+                "penalty": {"player": "Алиса", "infraction": "1.4", "moment": "in_game"},
+                "expect": {"penalty": "caution"},
+            },
+            *steps,
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    ("step", "code"),
+    [
+        ({"confirm": {"player": "Алиса"}}, "nothing_awaiting"),
+        ({"decline": {"player": "Алиса", "reason": "нет"}}, "nothing_awaiting"),
+        (
+            {"amend": {"player": "Алиса", "infraction": "1.1", "to": "warning", "reason": "x"}},
+            "no_such_penalty",
+        ),
+        (
+            {"revoke": {"player": "Алиса", "infraction": "stacking", "reason": "x"}},
+            "no_such_penalty",
+        ),
+    ],
+)
+def test_a_scenario_step_with_no_record_to_act_on_is_refused(db, step, code):
+    unexpected = run_scenario(scenario(step), source="x.json")
+
+    assert unexpected.problem.startswith("step 3: refused: ")
+    assert unexpected.problem.endswith(f"[{code}]")
+    # Expected, the refusal leaves the player's records as they were.
+    expected = run_scenario(
+        scenario(
+            {**step, "expect": {"refused": True}},
+            {
+                "check": {"player": "Алиса"},
+                "expect": {"penalties": ["caution"], "pending": [], "status": "playing"},
+            },
+        ),
+        source="x.json",
+    )
+    assert expected.passed, expected.line
+    assert snapshot()[:2] == ([], 0)  # the runner rolled everything back

@@ -1,15 +1,31 @@
-"""Every refusal of the tournament services: its code, and nothing written."""
+"""Every refusal of the tournament services and screens: its code, and nothing written."""
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.messages import get_messages
+from django.urls import reverse
 
 from core.errors import DomainError
 from tests.factories import Desk
 from tournaments import services
-from tournaments.models import Game, Match, Registration, Round, RoundDraft, Tournament
+from tournaments.models import (
+    Game,
+    Match,
+    Registration,
+    ResultCorrection,
+    Round,
+    RoundDraft,
+    Staff,
+    StaffRole,
+    Tournament,
+)
 
 
 def snapshot():
     return (
+        get_user_model().objects.count(),
+        list(Staff.objects.values_list("id", "role").order_by("id")),
+        ResultCorrection.objects.count(),
         list(Tournament.objects.values_list("id", "level", "uses_decklists", "best_of", "status")),
         list(Registration.objects.values_list("id", "status").order_by("id")),
         list(Round.objects.values_list("id", flat=True).order_by("id")),
@@ -27,13 +43,14 @@ def refused(code, action, **kwargs):
     assert snapshot() == before
 
 
-@pytest.mark.parametrize(("field", "value"), [("level", "professional"), ("uses_decklists", False)])
-def test_the_level_and_deck_lists_are_fixed_once_play_starts(desk, field, value):
+@pytest.mark.parametrize(
+    ("field", "value", "code"),
+    [("level", "professional", "level_fixed"), ("uses_decklists", False, "uses_decklists_fixed")],
+)
+def test_the_level_and_deck_lists_are_fixed_once_play_starts(desk, field, value, code):
     desk.pair((0, 1), (2, 3))
 
-    refused(
-        f"{field}_fixed", services.update_tournament, tournament=desk.tournament, **{field: value}
-    )
+    refused(code, services.update_tournament, tournament=desk.tournament, **{field: value})
 
 
 def test_a_player_drops_once(desk):
@@ -152,4 +169,73 @@ def test_a_waiting_game_loss_needs_the_result_game_by_game(desk):
         match=desk.match_of(0),
         player1_wins=0,
         player2_wins=2,
+    )
+
+
+def test_a_new_login_with_a_weak_password_is_refused(desk):
+    refused(
+        "weak_password",
+        services.add_staff_member,
+        tournament=desk.tournament,
+        username="newjudge",
+        role=StaffRole.FLOOR_JUDGE,
+        password="12345678",  # long enough, but only digits and common
+    )
+
+
+# The screens: a form no screen of the app sends is refused with a message whose code rides along.
+
+
+def url(name, desk, *args):
+    return reverse(f"tournaments:{name}", args=[desk.tournament.slug, *args])
+
+
+def refused_on_screen(client, code, path, data):
+    before = snapshot()
+    response = client.post(path, data)
+    assert response.status_code == 302
+    assert [message.extra_tags for message in get_messages(response.wsgi_request)] == [code]
+    assert snapshot() == before
+
+
+def test_a_registry_choice_that_is_no_player_is_refused(client, desk):
+    client.force_login(desk.organiser)
+
+    refused_on_screen(client, "unknown_player", url("registration-add", desk), {"player": "abc"})
+
+
+def test_a_swap_of_what_is_no_player_is_refused(client, desk):
+    services.draft_next_round(tournament=desk.tournament, seed=1)
+    client.force_login(desk.organiser)
+
+    refused_on_screen(client, "not_in_draft", url("round-swap", desk), {"first": "x", "second": ""})
+
+
+def test_a_result_that_is_no_number_is_refused(client, desk):
+    desk.pair((0, 1), (2, 3))
+    client.force_login(desk.floor)
+    path = url("match-result", desk, desk.match_of(0).pk)
+
+    refused_on_screen(client, "bad_result", path, {"player1_wins": "two", "player2_wins": "0"})
+
+
+def test_a_game_won_by_nobody_of_the_match_is_refused(client, desk):
+    desk.pair((0, 1), (2, 3))
+    client.force_login(desk.floor)
+
+    refused_on_screen(
+        client, "bad_game", url("match-game", desk, desk.match_of(0).pk), {"winner": "someone"}
+    )
+
+
+def test_a_correction_without_its_reason_is_refused(client, desk):
+    desk.pair((0, 1), (2, 3))
+    match = desk.match_of(0)
+    desk.win(0)
+    desk.win(0)
+    client.force_login(desk.head)
+    path = url("match-correct", desk, match.pk)
+
+    refused_on_screen(
+        client, "bad_correction", path, {"player1_wins": 1, "player2_wins": 2, "draws": 0}
     )

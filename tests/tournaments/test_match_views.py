@@ -3,10 +3,10 @@
 import pytest
 from django.urls import reverse
 
+from core.errors import DomainError
 from judging.models import PenaltyRecord
 from tests.factories import Desk
 from tournaments import selectors, services
-from tournaments.errors import DomainError
 from tournaments.models import Level, Match, ResultCorrection
 
 

@@ -16,6 +16,7 @@ from tournaments.services.play import (
     pair_round,
     publish_draft,
     record_game,
+    save_served_matches,
     swap_in_draft,
 )
 from tournaments.services.setup import (
@@ -24,6 +25,7 @@ from tournaments.services.setup import (
     create_tournament,
     drop_player,
     finish_tournament,
+    lock_player_and_opponent,
     register_new_player,
     register_player,
     remove_staff,
@@ -46,6 +48,7 @@ __all__ = [
     "enter_result",
     "finish_match",
     "finish_tournament",
+    "lock_player_and_opponent",
     "lock_registrations",
     "pair_round",
     "publish_draft",
@@ -53,6 +56,7 @@ __all__ = [
     "register_new_player",
     "register_player",
     "remove_staff",
+    "save_served_matches",
     "suggested_rounds",
     "swap_in_draft",
     "update_tournament",

@@ -168,6 +168,25 @@ def add_game(*, match: Match, winner: Registration | None, decided_by_penalty: b
     return game
 
 
+def save_served_matches(*, matches: list[Match], games: list[Game]) -> None:
+    """Write what the penalty rules served at the start of a round, computed in memory by the
+    rules of ``add_game``, ``end_match_by_penalty`` and ``close_match``: the new games in one
+    insert, the matches' scores and ends in one update (called inside ``pair_round``)."""
+    Game.objects.bulk_create(games)
+    Match.objects.bulk_update(
+        matches,
+        [
+            "player1_wins",
+            "player2_wins",
+            "draws",
+            "player1_lost_by_penalty",
+            "player2_lost_by_penalty",
+            "ended_at",
+            "end_reason",
+        ],
+    )
+
+
 def decided_end(match: Match) -> str | None:
     """Why the games recorded so far end the match, or None while it goes on (rules.md §6)."""
     tournament = match.round.tournament

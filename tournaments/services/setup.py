@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -27,6 +28,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
     decklists_default,
+    decklists_required,
 )
 
 # A new account's password: Django's MinimumLengthValidator default, which the settings use.
@@ -38,6 +40,23 @@ def lock_registrations(ids: Iterable[int]) -> dict[int, Registration]:
     rows = (
         Registration.objects.select_for_update()
         .filter(pk__in=sorted(set(ids)))
+        .order_by("pk")
+        .select_related("player", "tournament")
+    )
+    return {row.pk: row for row in rows}
+
+
+def lock_player_and_opponent(registration_id: int) -> dict[int, Registration]:
+    """Lock the player and whoever plays them in a match in progress, in one statement and in
+    the same order as ``lock_registrations``; return the rows fresh."""
+    in_play = Match.objects.filter(ended_at__isnull=True, player2__isnull=False)
+    rows = (
+        Registration.objects.select_for_update()
+        .filter(
+            Q(pk=registration_id)
+            | Q(pk__in=in_play.filter(player1_id=registration_id).values("player2_id"))
+            | Q(pk__in=in_play.filter(player2_id=registration_id).values("player1_id"))
+        )
         .order_by("pk")
         .select_related("player", "tournament")
     )
@@ -60,8 +79,15 @@ def create_tournament(
     organiser: User | None = None,
 ) -> Tournament:
     """A new tournament; whoever creates it on the screen becomes its organiser."""
+    if level not in Level.values:
+        raise DomainError("unknown_level", _("Unknown rules-enforcement level."))
+    if uses_decklists is None:
+        uses_decklists = decklists_default(level)
+    ensure_decklists_at_highest(level=level, uses_decklists=uses_decklists)
+    if best_of < 1:
+        raise DomainError("bad_best_of", _("A match has at least one game."))
     with transaction.atomic():
-        tournament = _create_tournament(
+        tournament = Tournament.objects.create(
             name=name,
             slug=slug,
             date=date,
@@ -81,39 +107,12 @@ def create_tournament(
         return tournament
 
 
-def _create_tournament(
-    *,
-    name: str,
-    slug: str,
-    date: datetime.date,
-    level: str,
-    uses_decklists: bool | None,
-    best_of: int,
-    head_judge_is_official: bool,
-    venue: str,
-    format: str,
-) -> Tournament:
-    if level not in Level.values:
-        raise DomainError("unknown_level", _("Unknown rules-enforcement level."))
-    if uses_decklists is None:
-        uses_decklists = decklists_default(level)
-    if level == Level.HIGHEST and not uses_decklists:
+def ensure_decklists_at_highest(*, level: str, uses_decklists: bool) -> None:
+    """The one rule that the highest level always uses deck lists (rules.md §1)."""
+    if decklists_required(level) and not uses_decklists:
         raise DomainError(
             "decklists_required", _("Deck lists are always used at the highest level.")
         )
-    if best_of < 1:
-        raise DomainError("bad_best_of", _("A match has at least one game."))
-    return Tournament.objects.create(
-        name=name,
-        slug=slug,
-        date=date,
-        level=level,
-        uses_decklists=uses_decklists,
-        best_of=best_of,
-        head_judge_is_official=head_judge_is_official,
-        venue=venue,
-        format=format,
-    )
 
 
 def add_staff(*, tournament: Tournament, user: User, role: str) -> Staff:
@@ -207,36 +206,34 @@ def update_tournament(*, tournament: Tournament, **fields: object) -> Tournament
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         ensure_not_finished(tournament)
         played = tournament.rounds.exists()
-        for name, message in (
-            (
-                "level",
+        if played and _changes(tournament, fields, "level"):
+            raise DomainError(
+                "level_fixed",
                 _("The rules-enforcement level cannot change once the first round is paired."),
-            ),
-            (
-                "uses_decklists",
+            )
+        if played and _changes(tournament, fields, "uses_decklists"):
+            raise DomainError(
+                "uses_decklists_fixed",
                 _("Whether deck lists are used cannot change once the first round is paired."),
-            ),
-        ):
-            if name in fields and fields[name] != getattr(tournament, name) and played:
-                raise DomainError(f"{name}_fixed", message)
+            )
         open_matches = Match.objects.filter(round__tournament=tournament).in_progress()
-        if (
-            fields.get("best_of", tournament.best_of) != tournament.best_of
-            and open_matches.exists()
-        ):
+        if _changes(tournament, fields, "best_of") and open_matches.exists():
             raise DomainError(
                 "best_of_fixed",
                 _("The number of games in a match cannot change while a round is being played."),
             )
         for name, value in fields.items():
             setattr(tournament, name, value)
-        if tournament.level == Level.HIGHEST and not tournament.uses_decklists:
-            raise DomainError(
-                "decklists_required", _("Deck lists are always used at the highest level.")
-            )
+        ensure_decklists_at_highest(
+            level=tournament.level, uses_decklists=tournament.uses_decklists
+        )
         tournament.full_clean(exclude=["slug"])
         tournament.save()
         return tournament
+
+
+def _changes(tournament: Tournament, fields: dict[str, object], name: str) -> bool:
+    return name in fields and fields[name] != getattr(tournament, name)
 
 
 def suggested_rounds(player_count: int) -> int:

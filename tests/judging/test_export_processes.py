@@ -1,0 +1,45 @@
+"""Under an ASGI server the exports are built in an export process and streamed from its file:
+the same bytes as built in the server process, and the file is gone once sent."""
+
+import glob
+import os
+import tempfile
+import urllib.request
+
+from django.test import Client
+
+from tests.judging.test_report import Event, body, export_url, read_xlsx
+
+
+def download(base_url, path, session):
+    request = urllib.request.Request(base_url + path, headers={"Cookie": f"sessionid={session}"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return response.headers, response.read()
+
+
+def leftovers():
+    return set(glob.glob(os.path.join(tempfile.gettempdir(), "desk-export-*")))
+
+
+def test_an_export_built_in_its_own_process_is_the_export(asgi_server, settings):
+    event = Event()
+    client = Client()
+    client.force_login(event.desk.organiser)
+    session = client.cookies["sessionid"].value
+    in_server = {
+        extension: body(client.get(export_url(event.desk, "penalties", extension)))
+        for extension in ("csv", "xlsx")
+    }
+    before = leftovers()
+    settings.DESK_EXPORT_PROCESSES = 1
+
+    csv_headers, csv = download(asgi_server, export_url(event.desk, "penalties", "csv"), session)
+    xlsx_headers, xlsx = download(asgi_server, export_url(event.desk, "penalties", "xlsx"), session)
+
+    assert csv == in_server["csv"]
+    assert read_xlsx(xlsx) == read_xlsx(in_server["xlsx"])
+    assert csv_headers["Content-Type"] == "text/csv; charset=utf-8"
+    assert xlsx_headers["Content-Disposition"] == (
+        f'attachment; filename="{event.desk.tournament.slug}-penalties.xlsx"'
+    )
+    assert leftovers() <= before
