@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from decks import services as deck_services
 from judging.models import PenaltyRecord
 from tests.browser.conftest import TABLET, axe_violations
 from tests.factories import Desk
-from decks import services as deck_services
 from tournaments import services
 
 pytestmark = pytest.mark.django_db(transaction=True)
