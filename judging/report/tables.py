@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from judging.report.reads import penalties_in_force, penalty_rows
+from core.people import display_name
+from judging.report.reads import build_report, penalties_in_force, penalty_rows
 from tournaments import selectors as tournament_selectors
 from tournaments.models import (
     Tournament,
@@ -63,6 +64,8 @@ def penalties_table(*, tournament: Tournament) -> Table:
         Column(_("Judge"), 20),
         Column(_("Issued at"), 17),
         Column(_("Note"), 40),
+        Column(_("Player's answer"), 26),
+        Column(_("Answered at"), 17),
     ]
     rows: Iterable[list[CellValue]] = (
         [
@@ -82,6 +85,8 @@ def penalties_table(*, tournament: Tournament) -> Table:
             row.judge,
             _local(row.issued_at),
             row.note,
+            row.acknowledgement,
+            _local(row.acknowledged_at) if row.acknowledged_at else None,
         ]
         for row in penalty_rows(records=penalties_in_force(tournament=tournament))
     )
@@ -132,6 +137,171 @@ def standings_table(*, tournament: Tournament) -> Table:
         for row in tournament_selectors.standings(tournament=tournament)
     )
     return Table(title=_("Standings"), columns=columns, rows=rows)
+
+
+def report_workbook(*, tournament: Tournament, now: datetime.datetime | None = None) -> list[Table]:
+    """The whole judge report as sheets of one workbook: the same content as the printed page."""
+    built = build_report(tournament=tournament, now=now)
+    event = built.event
+    yes, no = _("yes"), _("no")
+    fact = [Column(_("Item"), 30), Column(_("Value"), 60)]
+    event_rows: list[list[CellValue]] = [
+        [_("Tournament"), event.name],
+        [_("Date"), event.date.strftime("%d.%m.%Y")],
+        [_("Venue"), event.venue],
+        [_("Rules-enforcement level"), event.level],
+        [_("Format"), event.format],
+        [_("Best of"), event.best_of],
+        [_("Deck lists used"), yes if event.uses_decklists else no],
+        [_("Players"), event.players],
+        [_("Rounds played"), event.rounds_played],
+        [_("Rounds planned"), event.rounds_planned],
+        [_("Guideline"), event.edition],
+        [_("Head judge"), ", ".join(event.head_judges)],
+        [
+            _("The head judge is an official representative of ООО «Мир Хобби»"),
+            yes if event.head_judge_is_official else no,
+        ],
+        [_("Organiser"), ", ".join(event.organisers)],
+        [_("Status"), event.status],
+        [_("Penalties in force"), built.total_in_force],
+        [_("Confirmed by the player"), built.acknowledgements.acknowledged],
+        [_("The player declined to confirm"), built.acknowledgements.declined],
+        [_("Player's answer not recorded"), built.acknowledgements.not_recorded],
+        [_("Generated at"), _local(built.generated_at or timezone.now())],
+        [_("Head judge's signature"), ""],
+        [_("Organiser's signature"), ""],
+    ]
+    staff = Table(
+        title=_("Staff"),
+        columns=[Column(_("Role"), 18), Column(_("Name"), 30), Column(_("Penalties issued"), 12)],
+        rows=[[row.role, row.name, row.penalties_issued] for row in built.staff],
+    )
+    changes = Table(
+        title=_("Changes"),
+        columns=[
+            Column("#", 8),
+            Column(_("Date and time"), 17),
+            Column(_("Change"), 20),
+            Column(_("Player"), 28),
+            Column(_("Membership id"), 14),
+            Column(_("Infraction code"), 10),
+            Column(_("From"), 24),
+            Column(_("To"), 24),
+            Column(_("Reason"), 50),
+            Column(_("By"), 20),
+        ],
+        rows=[
+            [
+                row.record_id,
+                _local(row.at),
+                row.kind,
+                row.player,
+                row.membership_id,
+                row.code,
+                row.from_penalty,
+                row.to_penalty,
+                row.reason,
+                row.author,
+            ]
+            for row in built.changes
+        ],
+    )
+    corrections = Table(
+        title=_("Result corrections"),
+        columns=[
+            Column(_("Round"), 7),
+            Column(_("Table"), 7),
+            Column(_("Players"), 40),
+            Column(_("Before"), 10),
+            Column(_("After"), 10),
+            Column(_("Reason"), 50),
+            Column(_("By"), 20),
+        ],
+        rows=[
+            [
+                correction.match.round.number,
+                correction.match.table,
+                " — ".join(
+                    registration.player.name
+                    for registration in (correction.match.player1, correction.match.player2)
+                    if registration is not None
+                ),
+                correction.before_score,
+                correction.score,
+                correction.reason,
+                display_name(correction.corrected_by),
+            ]
+            for correction in built.result_corrections
+        ],
+    )
+    investigation_rows: list[list[CellValue]] = []
+    for row, investigation in built.write_ups:
+        for statement in investigation.statements:
+            investigation_rows.append(
+                [
+                    row.record_id,
+                    row.player,
+                    row.penalty,
+                    statement.role,
+                    statement.author,
+                    _local(statement.at),
+                    statement.taken_by,
+                    statement.text,
+                ]
+            )
+        investigation_rows.append(
+            [
+                row.record_id,
+                row.player,
+                row.penalty,
+                _("The head judge's decision: %(decision)s")
+                % {"decision": investigation.decision or _("issued directly")},
+                investigation.decided_by or row.judge,
+                _local(investigation.decided_at or row.issued_at),
+                "",
+                investigation.reasoning or row.note,
+            ]
+        )
+    investigations = Table(
+        title=_("Disqualifications"),
+        columns=[
+            Column("#", 8),
+            Column(_("Player"), 28),
+            Column(_("Penalty"), 30),
+            Column(_("Who is speaking"), 18),
+            Column(_("Name"), 24),
+            Column(_("Date and time"), 17),
+            Column(_("Taken by"), 20),
+            Column(_("Statement or reasoning"), 80),
+        ],
+        rows=investigation_rows,
+    )
+    pending = Table(
+        title=_("Losses not served"),
+        columns=[
+            Column("#", 8),
+            Column(_("Round"), 7),
+            Column(_("Player"), 28),
+            Column(_("Penalty"), 30),
+            Column(_("Waits for"), 24),
+            Column(_("Date and time"), 17),
+        ],
+        rows=[
+            [row.record_id, row.round, row.player, row.penalty, row.takes, _local(row.issued_at)]
+            for row in built.pending_losses
+        ],
+    )
+    return [
+        Table(title=_("Event"), columns=fact, rows=event_rows),
+        staff,
+        standings_table(tournament=tournament),
+        penalties_table(tournament=tournament),
+        changes,
+        corrections,
+        investigations,
+        pending,
+    ]
 
 
 TABLES: dict[str, Callable[..., Table]] = {
