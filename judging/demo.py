@@ -58,18 +58,18 @@ DEMO_SEED = 2026
 
 
 def ensure_demo_users() -> dict[str, User]:
-    users = get_user_model().objects
     made: dict[str, User] = {}
     for username, (full_name, role) in DEMO_USERS.items():
-        user, created = users.get_or_create(username=username)
-        if created:
-            user.first_name = full_name
-            user.set_password(DEMO_PASSWORD)
-        # Only the operator is a superuser: the demo's organiser has the organisers' permission
-        # and no more (a demo made before this is brought down to it).
-        if created or user.is_staff or user.is_superuser:
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            user = tournament_services.create_account(
+                username=username, full_name=full_name, password=DEMO_PASSWORD
+            )
+        elif user.is_staff or user.is_superuser:
+            # Only the operator is a superuser: the demo's organiser has the organisers'
+            # permission and no more (a demo made before this is brought down to it).
             user.is_staff = user.is_superuser = False
-            user.save()
+            user.save(update_fields=["is_staff", "is_superuser"])
         if role == StaffRole.ORGANISER:
             make_organiser(user)
         made[username] = user
