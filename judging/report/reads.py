@@ -2,7 +2,7 @@
 penalties in force read in chunks as ``PenaltyRow`` objects, never held whole."""
 
 import datetime
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from django.db.models import Count, QuerySet
@@ -153,7 +153,7 @@ class Report:
     tournament: Tournament
     event: EventDetails
     staff: list[StaffRow]
-    standings: list[StandingRow]
+    standings: Sequence[StandingRow]
     disqualifications: list[PenaltyRow]
     changes: list[ChangeRow]
     pending_losses: list[PenaltyRow]
@@ -176,7 +176,7 @@ def build_report(*, tournament: Tournament) -> Report:
         tournament=tournament,
         event=event_details(tournament=tournament),
         staff=staff_rows(tournament=tournament),
-        standings=tournament_selectors.standings(tournament=tournament),
+        standings=tournament_selectors.standings_table(tournament=tournament),
         disqualifications=list(
             penalty_rows(
                 records=_in_force(tournament).filter(rank__gte=Rank.DISQUALIFICATION),
