@@ -167,6 +167,7 @@ INSTALLED_APPS = [
     "players",
     "tournaments",
     "judging",
+    "decks",
     "operations",
 ]
 

@@ -20,6 +20,7 @@ urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("t/", include("tournaments.urls")),
     path("t/", include("judging.urls")),
+    path("", include("decks.urls")),
     path("admin/", admin.site.urls),
 ]
 

@@ -21,7 +21,7 @@ from django.views.decorators.vary import vary_on_headers
 from core.errors import DomainError
 from core.http import DeskRequest, message_refusal
 from core.inputs import form_message
-from judging import live, selectors, services
+from judging import live, panels, selectors, services
 from judging.forms import AmendForm, ConsoleReasonForm, LogFilterForm, ReasonForm
 from judging.models import PenaltyRecord
 from judging.penalties import Rank
@@ -258,6 +258,7 @@ def player_page(request: DeskRequest, access: Access, registration_id: int) -> H
             "records": list(selectors.records_of(registration=registration).order_by("-id")),
             "elsewhere": elsewhere,
             "suspension": suspension_in_force(player=registration.player, day=timezone.localdate()),
+            "panels": panels.panels_for(registration=registration),
         },
     )
 

@@ -28,6 +28,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.urls.exceptions import NoReverseMatch
 from django.utils.functional import cached_property
 
+from decks.services import save_decklist
 from tests.factories import Desk
 
 HUGE = "9" * 4301  # past the 4,300 digits int() takes
@@ -39,7 +40,7 @@ QUERY_VALUES = ["\x00", "\x1b", HUGE, "9" * 30, "-1", "abc", "²", "x" * 5000, "
 # For a URL no page of the role posts to: every known field at once.
 FEW_BAD_VALUES = ["\x00", HUGE, "x" * 5000, "-1"]
 ROLES = ["anonymous", "other_floor", "floor", "head", "organiser"]
-CHECKED_APPS = {"players", "tournaments", "judging", "auth"}
+CHECKED_APPS = {"players", "tournaments", "judging", "decks", "auth"}
 
 
 def url_patterns(
@@ -149,6 +150,10 @@ class World:
 
 def make_world() -> World:
     desk = Desk.create(players=6)
+    # A deck list, so the deck check screen shows its form (names outside any pool, kept).
+    save_decklist(
+        registration=desk.players[0], text="3 Вампир", by=desk.floor, accept_unmatched=True
+    )
     desk.pair((0, 1), (2, 3), (4, 5))
     desk.issue(0, "1.1")
     record = desk.issue(2, "6.1", by="floor")  # a request awaiting the head judge

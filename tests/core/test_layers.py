@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = ["config", "core", "players", "tournaments", "judging"]
+APPS = ["config", "core", "players", "tournaments", "judging", "decks"]
 VIEW_MODULES = sorted(
     path
     for app in APPS

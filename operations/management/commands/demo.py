@@ -2,6 +2,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
+from decks.demo import load_demo_decks
 from judging.demo import DEMO_PASSWORD, DEMO_USERS, load_demo
 from operations import network
 
@@ -22,6 +23,7 @@ class Command(BaseCommand):
     ) -> None:
         call_command("migrate", interactive=False, verbosity=0)
         tournament = load_demo()
+        load_demo_decks(tournament)
         public = not network.is_loopback(host)
         urls = [network.url_for(address, port) for address in network.lan_addresses(host)]
         if not public or host in network.ALL_INTERFACES:

@@ -1,0 +1,17 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class DecksConfig(AppConfig):
+    name = "decks"
+    verbose_name = _("Deck lists")
+
+    def ready(self) -> None:
+        # The judge report shows the deck-list findings, the deck checks and the penalties issued
+        # for deck problems; judging never imports this app, so the section is registered here.
+        from decks.report import DECK_SECTION, player_panel
+        from judging import panels
+        from judging.report.sections import register_section
+
+        register_section(DECK_SECTION)
+        panels.register(player_panel)

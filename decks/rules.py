@@ -1,0 +1,203 @@
+"""The guideline's section 1 as pure functions: a list against the deck rules (1.1), a deck at
+the table against its list (1.2). No ORM: the services load, call and write.
+
+Every finding carries its infraction code, its sub-item letter, a ``kind`` and the exact cards and
+counts (``params``); ``decks.describe`` puts it into words.
+"""
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from decks.parsing import EXTRA, MAIN, ParsedLine, normalise
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    format_slug: str
+    format_name: str
+    main_min: int | None = None
+    main_max: int | None = None
+    extra_max: int | None = None
+    copy_limit: int | None = None
+    lifting_feature: str = ""
+    combine_sections: bool = False
+    check_legality: bool = False
+
+
+@dataclass(frozen=True)
+class FindingData:
+    code: str
+    sub_item: str
+    kind: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+def _total(lines: Iterable[ParsedLine], section: str) -> tuple[int, bool]:
+    """Cards in a section, and whether every line of it has a number."""
+    chosen = [line for line in lines if line.section == section]
+    return sum(line.count or 0 for line in chosen), all(line.count is not None for line in chosen)
+
+
+def check_list(lines: list[ParsedLine], rules: RuleSet) -> list[FindingData]:
+    """Every 1.1 finding of a list, and the names the judges may not read (1.4 а, their call)."""
+    found: list[FindingData] = []
+    main, main_counted = _total(lines, MAIN)
+    extra, extra_counted = _total(lines, EXTRA)
+    # Sizes (б): a section with a line without a number cannot be counted; that line is a 1.1 г.
+    if main_counted and rules.main_min is not None and main < rules.main_min:
+        found.append(
+            FindingData("1.1", "б", "main_short", {"count": main, "limit": rules.main_min})
+        )
+    if main_counted and rules.main_max is not None and main > rules.main_max:
+        found.append(FindingData("1.1", "б", "main_over", {"count": main, "limit": rules.main_max}))
+    if extra_counted and rules.extra_max is not None and extra > rules.extra_max:
+        found.append(
+            FindingData("1.1", "б", "extra_over", {"count": extra, "limit": rules.extra_max})
+        )
+    legal_reported: set[int] = set()
+    copies: dict[int, dict[str, int]] = defaultdict(lambda: {MAIN: 0, EXTRA: 0})
+    names: dict[int, str] = {}
+    for line in lines:
+        card = line.card
+        if card is None:
+            found.append(
+                FindingData(
+                    "1.4", "а", "unreadable", {"line": line.number, "name": line.written_name}
+                )
+            )
+            continue
+        names[card.id] = card.name
+        if (
+            rules.check_legality
+            and card.legal_in
+            and rules.format_slug not in card.legal_in
+            and card.id not in legal_reported
+        ):
+            legal_reported.add(card.id)
+            found.append(
+                FindingData(
+                    "1.1", "в", "not_legal", {"card": card.name, "format": rules.format_name}
+                )
+            )
+        if line.count is None:
+            found.append(
+                FindingData("1.1", "г", "no_count", {"line": line.number, "card": card.name})
+            )
+            continue
+        if rules.copy_limit is not None and not (
+            card.features and card.has_feature(rules.lifting_feature)
+        ):
+            copies[card.id][line.section] += line.count
+    limit = rules.copy_limit
+    if limit is not None:
+        for card_id, counts in copies.items():
+            over = [section for section in (MAIN, EXTRA) if counts[section] > limit]
+            for section in over:
+                found.append(
+                    FindingData(
+                        "1.1",
+                        "д",
+                        "copies_over",
+                        {
+                            "card": names[card_id],
+                            "count": counts[section],
+                            "section": section,
+                            "limit": limit,
+                        },
+                    )
+                )
+            together = counts[MAIN] + counts[EXTRA]
+            if rules.combine_sections and not over and together > limit:
+                found.append(
+                    FindingData(
+                        "1.1",
+                        "е",
+                        "combined_over",
+                        {
+                            "card": names[card_id],
+                            "main": counts[MAIN],
+                            "extra": counts[EXTRA],
+                            "total": together,
+                            "limit": limit,
+                        },
+                    )
+                )
+    return found
+
+
+# --- A deck check at the table (1.2) -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ListedCard:
+    """A card of the list as the deck check form shows it: its copies per section."""
+
+    key: str
+    name: str
+    main: int
+    extra: int
+
+
+def compare_deck(
+    *,
+    listed: list[ListedCard],
+    found: Mapping[str, tuple[int, int]],
+    not_on_list: list[tuple[str, int]],
+) -> list[FindingData]:
+    """What the deck holds against its correct list.
+
+    ``found`` gives the copies the judge counted per card of the list (main, extra); ``not_on_list``
+    the cards in the deck the list does not name. Fewer cards in the main deck than the list, or
+    more in the extra deck: 1.2 а. A card not on the list: 1.2 б. A card with more copies than the
+    list, or fewer when the main deck is not short as a whole: 1.2 в.
+    """
+    results: list[FindingData] = []
+    listed_main = sum(card.main for card in listed)
+    listed_extra = sum(card.extra for card in listed)
+    seen_main = sum(found.get(card.key, (card.main, card.extra))[0] for card in listed)
+    seen_extra = sum(found.get(card.key, (card.main, card.extra))[1] for card in listed)
+    seen_main += sum(count for _name, count in not_on_list)
+    if seen_main < listed_main:
+        results.append(
+            FindingData("1.2", "а", "deck_short", {"found": seen_main, "listed": listed_main})
+        )
+    if seen_extra > listed_extra:
+        results.append(
+            FindingData("1.2", "а", "extra_more", {"found": seen_extra, "listed": listed_extra})
+        )
+    for name, count in not_on_list:
+        results.append(FindingData("1.2", "б", "not_on_list", {"card": name, "count": count}))
+    short = seen_main < listed_main
+    for card in listed:
+        main, extra = found.get(card.key, (card.main, card.extra))
+        for section, seen, on_list in ((MAIN, main, card.main), (EXTRA, extra, card.extra)):
+            if seen == on_list or (section == MAIN and short and seen < on_list):
+                continue
+            results.append(
+                FindingData(
+                    "1.2",
+                    "в",
+                    "count_differs",
+                    {"card": card.name, "found": seen, "listed": on_list, "section": section},
+                )
+            )
+    return results
+
+
+def listed_cards(lines: Iterable[ParsedLine]) -> list[ListedCard]:
+    """The list's cards, one entry per card with its copies in each section, in list order."""
+    order: dict[str, ListedCard] = {}
+    for line in lines:
+        name = line.card.name if line.card else line.written_name
+        key = normalise(name)
+        known = order.get(key, ListedCard(key, name, 0, 0))
+        count = line.count or 0
+        order[key] = ListedCard(
+            key,
+            name,
+            known.main + (count if line.section == MAIN else 0),
+            known.extra + (count if line.section == EXTRA else 0),
+        )
+    return list(order.values())

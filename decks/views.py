@@ -1,0 +1,347 @@
+"""The deck screens: rules and pool, each player's list, the findings, deck checks, and the
+players' own submission. Thin views: the services rule and write; the selectors read.
+
+Lists are the staff's only: every view but the player's submission page goes through
+``staff_view``, which answers "not found" to anyone not on the tournament's staff.
+"""
+
+import uuid
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from core.errors import DomainError
+from core.http import DeskRequest
+from core.inputs import parse_id
+from decks import selectors, services
+from decks.forms import (
+    ChecklistForm,
+    DeckCheckForm,
+    DeckListForm,
+    PickForm,
+    PoolForm,
+    RulesForm,
+    SubmitForm,
+)
+from decks.models import DeckCheckPick
+from decks.rules import listed_cards
+from tournaments.access import JUDGES, Access, staff_view
+from tournaments.models import Registration, StaffRole, Tournament
+
+ORGANISER = StaffRole.ORGANISER
+STAFF: tuple[str, ...] = ()  # any role on the tournament's staff
+
+
+def _registration(access: Access, registration_id: int) -> Registration:
+    return get_object_or_404(
+        Registration.objects.select_related("player", "tournament"),
+        pk=registration_id,
+        tournament=access.tournament,
+    )
+
+
+@staff_view(*STAFF)
+def overview(request: DeskRequest, access: Access) -> HttpResponse:
+    tournament = access.tournament
+    rules = selectors.rules_for(tournament=tournament)
+    return render(
+        request,
+        "decks/deck_overview.html",
+        {
+            "access": access,
+            "tournament": tournament,
+            "rules": rules,
+            "locked": services.lists_locked(tournament=tournament, rules=rules),
+            "rows": selectors.player_rows(tournament=tournament),
+            "missing": selectors.missing_lists(tournament=tournament),
+            "submit_url": request.build_absolute_uri(
+                reverse("decks:submit", args=[tournament.slug])
+            ),
+        },
+    )
+
+
+def _rules_initial(tournament: Tournament) -> dict[str, object]:
+    rules = selectors.rules_for(tournament=tournament)
+    if rules is None:
+        return {}
+    return {
+        "deck_format": rules.format_id,
+        "pool": rules.pool_id,
+        "self_submission": rules.self_submission,
+        "deadline": rules.deadline,
+        **{name: getattr(rules, name) for name in selectors.RULE_FIELDS},
+    }
+
+
+def _rules_page(
+    request: DeskRequest, access: Access, form: RulesForm, pool_form: PoolForm, **extra: object
+) -> HttpResponse:
+    context = {
+        "access": access,
+        "tournament": access.tournament,
+        "rules": selectors.rules_for(tournament=access.tournament),
+        "form": form,
+        "pool_form": pool_form,
+        **extra,
+    }
+    return render(request, "decks/rules_edit.html", context)
+
+
+@staff_view(ORGANISER)
+def rules_edit(request: DeskRequest, access: Access) -> HttpResponse:
+    tournament = access.tournament
+    form = RulesForm(request.POST or None, initial=_rules_initial(tournament))
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.update_rules(
+                tournament=tournament,
+                deck_format=data["deck_format"],
+                pool=data["pool"],
+                main_min=data["main_min"],
+                main_max=data["main_max"],
+                extra_max=data["extra_max"],
+                copy_limit=data["copy_limit"],
+                lifting_feature=data["lifting_feature"],
+                combine_sections=data["combine_sections"],
+                check_legality=data["check_legality"],
+                self_submission=data["self_submission"],
+                deadline=data["deadline"],
+            )
+        except DomainError as error:
+            form.add_error(error.field, str(error.message))
+        else:
+            messages.success(request, _("Deck rules saved; every list was checked again."))
+            return redirect("decks:rules", slug=tournament.slug)
+    return _rules_page(request, access, form, PoolForm())
+
+
+@require_POST
+@staff_view(ORGANISER)
+def pool_import(request: DeskRequest, access: Access) -> HttpResponse:
+    tournament = access.tournament
+    pool_form = PoolForm(request.POST, request.FILES)
+    report = None
+    if pool_form.is_valid():
+        report = services.import_card_pool(
+            tournament=tournament,
+            name=pool_form.cleaned_data["name"],
+            content=pool_form.cleaned_data["file"].read(),
+        )
+        if report.ok:
+            messages.success(request, _("%(count)s cards imported.") % {"count": report.imported})
+            return redirect("decks:rules", slug=tournament.slug)
+    form = RulesForm(initial=_rules_initial(tournament))
+    return _rules_page(request, access, form, pool_form, report=report)
+
+
+@require_POST
+@staff_view(ORGANISER)
+def codes_issue(request: DeskRequest, access: Access) -> HttpResponse:
+    made = services.issue_submission_codes(tournament=access.tournament)
+    messages.success(request, _("%(count)s personal codes made.") % {"count": made})
+    return redirect("decks:overview", slug=access.tournament.slug)
+
+
+def _list_context(
+    access: Access, registration: Registration, form: DeckListForm, **extra: object
+) -> dict[str, object]:
+    decklist = selectors.decklist_of(registration=registration)
+    rules = selectors.rules_for(tournament=access.tournament)
+    return {
+        "access": access,
+        "tournament": access.tournament,
+        "registration": registration,
+        "decklist": decklist,
+        "rules": rules,
+        "locked": services.lists_locked(tournament=access.tournament, rules=rules),
+        "findings": selectors.player_findings(registration=registration),
+        "checks": selectors.deck_checks(tournament=access.tournament, registration=registration),
+        "form": form,
+        **extra,
+    }
+
+
+@staff_view(*STAFF)
+def player_list(request: DeskRequest, access: Access, registration_id: int) -> HttpResponse:
+    registration = _registration(access, registration_id)
+    decklist = selectors.decklist_of(registration=registration)
+    form = DeckListForm(initial={"text": decklist.text if decklist else ""})
+    return render(request, "decks/decklist_detail.html", _list_context(access, registration, form))
+
+
+@require_POST
+@staff_view(*STAFF)
+def player_list_save(request: DeskRequest, access: Access, registration_id: int) -> HttpResponse:
+    registration = _registration(access, registration_id)
+    form = DeckListForm(request.POST)
+    extra: dict[str, object] = {}
+    if form.is_valid():
+        try:
+            services.save_decklist(
+                registration=registration,
+                text=form.cleaned_data["text"],
+                by=request.user,
+                accept_unmatched=form.cleaned_data["accept_unmatched"],
+                reason=form.cleaned_data["reason"],
+            )
+        except services.ListRefused as refused:
+            extra = {
+                "refusal": refused.message,
+                "line_errors": refused.errors,
+                "unmatched": refused.unmatched,
+            }
+        except DomainError as error:
+            form.add_error(error.field if error.field in form.fields else None, str(error.message))
+        else:
+            messages.success(request, _("The list was saved and checked."))
+            return redirect(
+                "decks:player", slug=access.tournament.slug, registration_id=registration.pk
+            )
+    context = _list_context(access, registration, form, **extra)
+    return render(request, "decks/decklist_detail.html", context)
+
+
+@staff_view(*STAFF)
+def findings(request: DeskRequest, access: Access) -> HttpResponse:
+    return render(
+        request,
+        "decks/finding_list.html",
+        {
+            "access": access,
+            "tournament": access.tournament,
+            "findings": selectors.tournament_findings(tournament=access.tournament),
+        },
+    )
+
+
+def _check_form(
+    access: Access, registration: Registration, data: QueryDict | None = None
+) -> DeckCheckForm | ChecklistForm | None:
+    initial = {"client_key": uuid.uuid4()}
+    if not access.tournament.uses_decklists:
+        return ChecklistForm(data, initial=initial)
+    decklist = selectors.decklist_of(registration=registration)
+    if decklist is None:
+        return None
+    cards = listed_cards(selectors.parsed_lines(decklist=decklist))
+    return DeckCheckForm(data, initial=initial, cards=cards)
+
+
+@staff_view(*JUDGES)
+def deck_check(request: DeskRequest, access: Access, registration_id: int) -> HttpResponse:
+    registration = _registration(access, registration_id)
+    form = _check_form(access, registration, request.POST or None)
+    recorded = None
+    if request.method == "POST" and form is not None and form.is_valid():
+        data = form.cleaned_data
+        try:
+            recorded = services.record_deck_check(
+                registration=registration,
+                judge=request.user,
+                counted=form.counted() if isinstance(form, DeckCheckForm) else None,
+                not_on_list=data.get("not_on_list", ""),
+                checklist=data.get("items"),
+                note=data["note"],
+                client_key=data["client_key"],
+            )
+        except DomainError as error:
+            form.add_error(error.field if error.field in form.fields else None, str(error.message))
+        else:
+            messages.success(request, _("The deck check was recorded."))
+            return redirect(
+                reverse("decks:checks", args=[access.tournament.slug]) + f"?check={recorded.pk}"
+            )
+    return render(
+        request,
+        "decks/deck_check.html",
+        {
+            "access": access,
+            "tournament": access.tournament,
+            "registration": registration,
+            "form": form,
+            "is_list_check": isinstance(form, DeckCheckForm),
+        },
+    )
+
+
+def _checks_context(access: Access, **extra: object) -> dict[str, object]:
+    return {
+        "access": access,
+        "tournament": access.tournament,
+        "checks": selectors.deck_checks(tournament=access.tournament),
+        "picks": DeckCheckPick.objects.filter(tournament=access.tournament).select_related("round")[
+            :5
+        ],
+        "pick_form": PickForm(),
+        **extra,
+    }
+
+
+@staff_view(*JUDGES)
+def checks(request: DeskRequest, access: Access) -> HttpResponse:
+    context = _checks_context(access, shown=parse_id(request.GET.get("check")))
+    return render(request, "decks/deck_check_list.html", context)
+
+
+@require_POST
+@staff_view(StaffRole.HEAD_JUDGE)
+def pick(request: DeskRequest, access: Access) -> HttpResponse:
+    form = PickForm(request.POST)
+    if form.is_valid():
+        try:
+            made = services.pick_tables(
+                tournament=access.tournament,
+                by=request.user,
+                count=form.cleaned_data["count"],
+                seed=form.cleaned_data["seed"],
+            )
+        except DomainError as error:
+            form.add_error(error.field if error.field in form.fields else None, str(error.message))
+        else:
+            messages.success(
+                request,
+                _("Tables to check: %(tables)s (seed %(seed)s).")
+                % {"tables": ", ".join(str(t) for t in made.tables), "seed": made.seed},
+            )
+            return redirect("decks:checks", slug=access.tournament.slug)
+    return render(request, "decks/deck_check_list.html", _checks_context(access, pick_form=form))
+
+
+def submit(request: HttpRequest, slug: str) -> HttpResponse:
+    """A player's own list with their personal code: no account, no other player's list shown."""
+    tournament = Tournament.objects.filter(slug=slug).first()
+    if tournament is None:
+        raise Http404
+    rules = selectors.rules_for(tournament=tournament)
+    open_ = bool(tournament.uses_decklists and rules is not None and rules.self_submission)
+    locked = services.lists_locked(tournament=tournament, rules=rules)
+    form = SubmitForm(request.POST or None)
+    context: dict[str, object] = {
+        "tournament": tournament,
+        "rules": rules,
+        "open": open_,
+        "locked": locked,
+        "form": form,
+    }
+    if request.method == "POST" and form.is_valid():
+        try:
+            saved = services.submit_own_list(
+                tournament=tournament,
+                code=form.cleaned_data["code"],
+                text=form.cleaned_data["text"],
+            )
+        except services.ListRefused as refused:
+            context.update(
+                refusal=refused.message, line_errors=refused.errors, unmatched=refused.unmatched
+            )
+        except DomainError as error:
+            form.add_error(error.field if error.field in form.fields else None, str(error.message))
+        else:
+            context.update(saved=saved, form=None)
+    return render(request, "decks/submit.html", context)

@@ -1,0 +1,193 @@
+"""Lists against each 1.1 sub-item (the guideline's six examples among them), decks at the table
+against each 1.2 sub-item."""
+
+import pytest
+
+from decks.demo import DEMO_CARDS, correct_list
+from decks.parsing import CardInfo, PoolIndex, parse_list
+from decks.rules import ListedCard, RuleSet, check_list, compare_deck, listed_cards
+
+POOL = PoolIndex.of(
+    CardInfo(
+        number,
+        name,
+        frozenset(f for f in [features] if f),
+        frozenset(legal for legal in [legal] if legal),
+    )
+    for number, (name, _set, features, legal) in enumerate(DEMO_CARDS, start=1)
+)
+CONSTRUCTED = RuleSet(
+    format_slug="constructed",
+    format_name="Констрактед",
+    main_min=40,
+    extra_max=10,
+    copy_limit=3,
+    lifting_feature="Орда",
+    combine_sections=True,
+    check_legality=True,
+)
+STANDARD = RuleSet(**{**CONSTRUCTED.__dict__, "format_slug": "standard", "format_name": "Стандарт"})
+
+
+def findings(text, rules=CONSTRUCTED):
+    parsed = parse_list(text, POOL)
+    assert parsed.ok, parsed.errors
+    return [(f.code, f.sub_item, f.kind, f.params) for f in check_list(parsed.lines, rules)]
+
+
+def test_a_correct_list_has_no_finding():
+    assert findings(correct_list(extra="3 Гоблин-налётчик\n2 Феникс")) == []
+
+
+# The guideline's six examples of 1.1, each with its sub-item.
+GUIDELINE_EXAMPLES = [
+    pytest.param(
+        correct_list().replace("1 Вайл\n", ""),
+        CONSTRUCTED,
+        [("1.1", "б", "main_short", {"count": 39, "limit": 40})],
+        id="1) 39 cards in the main deck (б)",
+    ),
+    pytest.param(
+        correct_list().replace("3 Вампир", "4 Вампир").replace("1 Вайл\n", ""),
+        CONSTRUCTED,
+        [
+            (
+                "1.1",
+                "д",
+                "copies_over",
+                {"card": "Вампир", "count": 4, "section": "main", "limit": 3},
+            )
+        ],
+        id="2) four Вампир (д)",
+    ),
+    pytest.param(
+        correct_list(extra="3 Гоблин-налётчик\n3 Тень\n3 Голем\n2 Феникс"),
+        CONSTRUCTED,
+        [("1.1", "б", "extra_over", {"count": 11, "limit": 10})],
+        id="3) 11 cards in the extra deck (б)",
+    ),
+    pytest.param(
+        correct_list("Самоход").replace("3 Самоход\n", ""),
+        CONSTRUCTED,
+        [("1.1", "г", "no_count", {"line": 15, "card": "Самоход"})],
+        id="4) Самоход without a number (г)",
+    ),
+    pytest.param(
+        correct_list(extra="1 Вайл").replace("1 Вайл\n", "3 Вайл\n", 1),
+        CONSTRUCTED,
+        [
+            (
+                "1.1",
+                "е",
+                "combined_over",
+                {"card": "Вайл", "main": 3, "extra": 1, "total": 4, "limit": 3},
+            )
+        ],
+        id="5) 3 Вайл in the main deck and 1 in the extra (е)",
+    ),
+    pytest.param(
+        correct_list("3 Шар смерти"),
+        STANDARD,
+        [("1.1", "в", "not_legal", {"card": "Шар смерти", "format": "Стандарт"})],
+        id="6) Шар смерти in Стандарт (в)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "rules", "expected"), GUIDELINE_EXAMPLES)
+def test_the_guidelines_examples(text, rules, expected):
+    assert findings(text, rules) == expected
+
+
+def test_шар_смерти_is_legal_in_constructed():
+    assert findings(correct_list("3 Шар смерти")) == []
+
+
+def test_horde_lifts_the_copy_limit():
+    assert findings(correct_list("7 Гоблин-налётчик")) == []
+
+
+def test_copies_on_two_lines_are_added():
+    text = correct_list("1 Вампир")
+    assert [f[:3] for f in findings(text)] == [("1.1", "д", "copies_over")]
+
+
+def test_main_deck_over_its_largest_size():
+    rules = RuleSet(**{**CONSTRUCTED.__dict__, "main_max": 40})
+    assert [f[:3] for f in findings(correct_list("1 Вайл"), rules)] == [("1.1", "б", "main_over")]
+
+
+def test_without_combining_the_sections_3_plus_1_is_allowed():
+    rules = RuleSet(**{**CONSTRUCTED.__dict__, "combine_sections": False})
+    assert findings(correct_list(extra="1 Вайл").replace("1 Вайл\n", "3 Вайл\n", 1), rules) == []
+
+
+def test_an_unreadable_name_points_to_the_judges_14_decision():
+    parsed = parse_list(correct_list("3 Вмп"), POOL)
+    result = check_list(parsed.lines, CONSTRUCTED)
+    assert [(f.code, f.sub_item, f.kind) for f in result] == [("1.4", "а", "unreadable")]
+
+
+def test_limited_formats_check_nothing_they_do_not_set():
+    draft = RuleSet(format_slug="draft", format_name="Драфт")
+    assert findings("5 Вампир\n5 Шар смерти", draft) == []
+
+
+# --- 1.2 at the table ---------------------------------------------------------------------------
+
+LISTED = listed_cards(parse_list(correct_list(extra="2 Феникс"), POOL).lines)
+
+
+def deck(changes=None, not_on_list=()):
+    return [
+        (f.code, f.sub_item, f.kind, f.params)
+        for f in compare_deck(listed=LISTED, found=changes or {}, not_on_list=list(not_on_list))
+    ]
+
+
+def test_a_deck_like_its_list_is_correct():
+    assert deck() == []
+
+
+def test_1_2_a_one_card_short():
+    # The guideline's example 2: 39 cards in the deck, 40 on the list.
+    assert deck({"гном": (2, 0)}) == [("1.2", "а", "deck_short", {"found": 39, "listed": 40})]
+
+
+def test_1_2_a_more_in_the_extra_deck():
+    assert deck({"феникс": (0, 3)}) == [
+        ("1.2", "а", "extra_more", {"found": 3, "listed": 2}),
+        (
+            "1.2",
+            "в",
+            "count_differs",
+            {"card": "Феникс", "found": 3, "listed": 2, "section": "extra"},
+        ),
+    ]
+
+
+def test_1_2_б_a_card_not_on_the_list():
+    # The guideline's example 3: a Богарт played that the list does not name.
+    assert deck(not_on_list=[("Богарт", 1)]) == [
+        ("1.2", "б", "not_on_list", {"card": "Богарт", "count": 1})
+    ]
+
+
+def test_1_2_в_four_gnomes_where_the_list_has_three():
+    # The guideline's example 4.
+    assert deck({"гном": (4, 0)}) == [
+        ("1.2", "в", "count_differs", {"card": "Гном", "found": 4, "listed": 3, "section": "main"})
+    ]
+
+
+def test_1_2_в_swapped_copies_of_the_same_size():
+    result = deck({"гном": (2, 0), "богарт": (4, 0)})
+    assert [(code, item) for code, item, _kind, _params in result] == [
+        ("1.2", "в"),
+        ("1.2", "в"),
+    ]
+
+
+def test_listed_cards_add_lines_and_sections():
+    lines = parse_list("3 Вайл\nДоп. колода:\n1 Вайл", POOL).lines
+    assert listed_cards(lines) == [ListedCard("вайл", "Вайл", 3, 1)]
