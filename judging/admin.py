@@ -4,6 +4,8 @@ from core.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
 from judging.models import (
     GuidelineEdition,
     Infraction,
+    InvestigationStatement,
+    PenaltyAcknowledgement,
     PenaltyChange,
     PenaltyRecord,
     TournamentGuideline,
@@ -42,8 +44,17 @@ class PenaltyChangeInline(ReadOnlyTabularInline):
     model = PenaltyChange
 
 
+# Written once through the services and never changed: shown, like the history, only to read.
+class AcknowledgementInline(ReadOnlyTabularInline):
+    model = PenaltyAcknowledgement
+
+
+class StatementInline(ReadOnlyTabularInline):
+    model = InvestigationStatement
+
+
 @admin.register(PenaltyRecord)
 class PenaltyRecordAdmin(ReadOnlyModelAdmin):
     list_display = ["registration", "infraction", "rank", "because", "status", "issued_at"]
     list_filter = ["tournament", "status", "rank"]
-    inlines = [PenaltyChangeInline]
+    inlines = [PenaltyChangeInline, AcknowledgementInline, StatementInline]

@@ -102,6 +102,8 @@ def _record_context(
         "tournament": access.tournament,
         "record": record,
         "history": selectors.record_history(record=record),
+        "statements": selectors.statements_of(record=record) if record.is_investigated else [],
+        "decision": selectors.decision_of(record=record) if record.is_investigated else None,
         "dependents": services.dependents_of(record),
         "amend_form": amend_form
         or AmendForm(initial={"to_rank": record.rank}, tournament=access.tournament),
@@ -191,6 +193,9 @@ def console_act(request: DeskRequest, access: Access, record_id: int, action: st
                     "Later records were based on this one; check them: %(records)s."
                 ) % {"records": ", ".join(f"#{later.pk}" for later in outcome.dependents)}
     except DomainError as error:
+        if action == "confirm" and error.code == "reason_required":
+            # The disqualification's reasoning is missing: the deliberate step again, asking for it.
+            return _confirm_step(request, access, record, text, error=str(error.message))
         if error.field is not None and not from_console and action != "confirm":
             return _form_refused(request, access, record, action, {error.field: [error.message]})
         message_refusal(request, error)
@@ -202,7 +207,7 @@ def console_act(request: DeskRequest, access: Access, record_id: int, action: st
 
 
 def _confirm_step(
-    request: HttpRequest, access: Access, record: PenaltyRecord, reason: str
+    request: HttpRequest, access: Access, record: PenaltyRecord, reason: str, error: str = ""
 ) -> HttpResponse:
     rank = Rank(record.rank)
     name = record.registration.player.name
@@ -231,6 +236,8 @@ def _confirm_step(
             "record": record,
             "effects": effects,
             "reason": reason,
+            "error": error,
+            "statements": selectors.statements_of(record=record),
             "next": request.POST.get("next", ""),
         },
     )

@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from judging import editions, services
-from judging.models import TournamentGuideline
+from judging.models import PenaltyRecord, TournamentGuideline
 from judging.selectors import edition_for
 from players.models import Player
 from tournaments import selectors as tournament_selectors
@@ -58,18 +58,18 @@ DEMO_SEED = 2026
 
 
 def ensure_demo_users() -> dict[str, User]:
-    users = get_user_model().objects
     made: dict[str, User] = {}
     for username, (full_name, role) in DEMO_USERS.items():
-        user, created = users.get_or_create(username=username)
-        if created:
-            user.first_name = full_name
-            user.set_password(DEMO_PASSWORD)
-        # Only the operator is a superuser: the demo's organiser has the organisers' permission
-        # and no more (a demo made before this is brought down to it).
-        if created or user.is_staff or user.is_superuser:
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            user = tournament_services.create_account(
+                username=username, full_name=full_name, password=DEMO_PASSWORD
+            )
+        elif user.is_staff or user.is_superuser:
+            # Only the operator is a superuser: the demo's organiser has the organisers'
+            # permission and no more (a demo made before this is brought down to it).
             user.is_staff = user.is_superuser = False
-            user.save()
+            user.save(update_fields=["is_staff", "is_superuser"])
         if role == StaffRole.ORGANISER:
             make_organiser(user)
         made[username] = user
@@ -137,16 +137,26 @@ def _play_demo_rounds(
 ) -> None:
     results = random.Random(DEMO_SEED)
 
-    def issue(first_name: str, code: str, moment: str, by: User) -> None:
+    def issue(first_name: str, code: str, moment: str, by: User) -> PenaltyRecord:
         match = tournament_selectors.current_match(registration=players[first_name])
         if moment == "in_game" and (match is None or match.is_bye or match.has_ended):
             # The Swiss pairing decides who sits out with a bye; that player is between matches.
             moment = "between_matches"
-        services.issue_penalty(
+        return services.issue_penalty(
             registration=players[first_name],
             infraction_code=code,
             moment=moment,
             issued_by=by,
+            client_key=uuid.uuid4(),
+        ).record
+
+    def statement(record: PenaltyRecord, role: str, name: str, text: str) -> None:
+        services.add_statement(
+            record=record,
+            judge=judge,
+            role=role,
+            author_name=name,
+            text=text,
             client_key=uuid.uuid4(),
         )
 
@@ -170,15 +180,51 @@ def _play_demo_rounds(
             )
 
     pair()
-    issue("Борис", "1.4", "in_game", judge)  # Замечание
-    issue("Вера", "1.1", "between_games", judge)  # Поражение в партии: the next game is lost
+    caution = issue("Борис", "1.4", "in_game", judge)  # Замечание
+    # The player taps their name on the judge's tablet; another declines to.
+    services.acknowledge_penalty(record=caution, judge=judge)
+    game_loss = issue("Вера", "1.1", "between_games", judge)  # the next game is lost
+    services.acknowledge_penalty(record=game_loss, judge=judge, declined=True)
     issue("Глеб", "1.4", "in_game", judge)
     finish_round()
     issue("Борис", "1.4", "between_matches", judge)  # a repeat: Предупреждение
 
     pair()
     issue("Глеб", "1.1", "in_game", head)  # Поражение в партии, this game
-    issue("Дмитрий", "6.1", "in_game", head)  # Дисквалификация без призов
+    # Дисквалификация без призов: the floor judge's request, two statements, the head judge's
+    # reasoned confirmation (issue 17).
+    cheating = issue("Дмитрий", "6.1", "in_game", judge)
+    match = tournament_selectors.current_match(registration=players["Дмитрий"])
+    opponent = match.opponent_of(players["Дмитрий"]) if match is not None else None
+    opponent_name = opponent.player.name if opponent is not None else "Соперник"
+    statement(
+        cheating,
+        "opponent",
+        opponent_name,
+        "Пока я записывал жизни, он переложил карту с кладбища обратно в руку. "
+        "Я увидел это краем глаза и позвал судью.",
+    )
+    statement(
+        cheating,
+        "player",
+        players["Дмитрий"].player.name,
+        "Я только поправлял карты на столе, ничего в руку не брал.",
+    )
+    statement(
+        cheating,
+        "judge",
+        judge.get_full_name() or judge.username,
+        "Подошёл на вызов: в руке у игрока восемь карт при семи разрешённых; "
+        "одна из них — та, что была на кладбище в начале хода.",
+    )
+    services.confirm_request(
+        record=cheating,
+        head_judge=head,
+        reason=(
+            "Показания соперника и судьи совпадают, лишняя карта в руке подтверждена. "
+            "Перемещение карты, пока соперник не смотрит, — нечестная игра (6.1)."
+        ),
+    )
     issue("Елена", "1.4", "in_game", judge)
     finish_round()
     issue("Елена", "1.2", "between_matches", judge)  # waits for the first game of round 3
@@ -198,4 +244,12 @@ def _play_demo_rounds(
 
     pair()
     issue("Жанна", "1.4", "in_game", judge)
-    issue("Захар", "6.1", "in_game", judge)  # a request: waits for the head judge
+    # A request waiting for the head judge, with the statements the floor judge took.
+    request = issue("Захар", "6.1", "in_game", judge)
+    statement(
+        request,
+        "witness",
+        "Зритель у стола 3",
+        "Видел, как игрок посмотрел верхнюю карту колоды соперника, пока тот отвернулся.",
+    )
+    statement(request, "player", players["Захар"].player.name, "Я случайно задел колоду.")

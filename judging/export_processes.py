@@ -41,13 +41,18 @@ def _build(*, tournament_id: int, what: str, extension: str, language: str, path
     from django.db import connections
     from django.utils import translation
 
-    from judging.report.formats import csv_pieces, write_xlsx
+    from judging.report.formats import csv_pieces, write_whole_workbook, write_xlsx
     from judging.report.tables import TABLES
     from tournaments.models import Tournament
 
     try:
         with translation.override(language), open(path, "wb") as handle:
-            table = TABLES[what](tournament=Tournament.objects.get(pk=tournament_id))
+            tournament = Tournament.objects.get(pk=tournament_id)
+            if what == "report":
+                # The whole report as one workbook (only as XLSX; the view checks).
+                write_whole_workbook(tournament=tournament, target=handle)
+                return
+            table = TABLES[what](tournament=tournament)
             if extension == "csv":
                 for piece in csv_pieces(table):
                     handle.write(piece)

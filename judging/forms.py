@@ -7,10 +7,11 @@ from django.utils.translation import gettext_lazy as _
 
 from core.inputs import IdField
 from core.people import display_name
-from judging.models import Availability, RecordStatus
+from judging.models import Availability, RecordStatus, StatementRole
 from judging.penalties import Moment, Rank
 from judging.selectors import LogFilters
 from judging.services.guards import REASON_MAX_LENGTH, may_suspend
+from judging.services.rulings import AUTHOR_NAME_MAX_LENGTH, STATEMENT_MAX_LENGTH
 from tournaments.models import Staff, StaffRole, Tournament
 
 
@@ -56,6 +57,41 @@ class ReasonForm(forms.Form):
         max_length=REASON_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 2}),
         error_messages={"required": _("Write the reason for this decision.")},
+    )
+
+
+class StatementForm(forms.Form):
+    """A statement of a disqualification's investigation, typed on the judge's tablet."""
+
+    client_key = forms.UUIDField(widget=forms.HiddenInput)
+    role = forms.ChoiceField(
+        label=_("Who is speaking"),
+        choices=StatementRole.choices,
+        error_messages={"required": _("Choose who is speaking.")},
+    )
+    author_name = forms.CharField(
+        label=_("Name"),
+        max_length=AUTHOR_NAME_MAX_LENGTH,
+        error_messages={"required": _("Write the name of the person speaking.")},
+    )
+    text = forms.CharField(
+        label=_("Statement"),
+        max_length=STATEMENT_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        error_messages={
+            "required": _("Write the statement."),
+            "max_length": _(
+                "Keep the statement under %(limit_value)d characters; add a second one for the "
+                "rest."
+            ),
+        },
+    )
+
+
+class AcknowledgementForm(forms.Form):
+    answer = forms.ChoiceField(
+        choices=[("acknowledged", "acknowledged"), ("declined", "declined")],
+        error_messages={"required": _("Tap the player's name, or mark that they declined.")},
     )
 
 

@@ -266,6 +266,25 @@ class PenaltyRecord(models.Model):
         once (rules.md §4); the service refuses the rest, the card offers only this."""
         return (self.is_in_force or self.is_awaiting_head_judge) and not self.revocation_requested
 
+    @property
+    def is_investigated(self) -> bool:
+        """A record that is, was issued as, or asks for a disqualification or above carries an
+        investigation's statements (issue 17)."""
+        return max(self.rank, self.issued_rank) >= Rank.DISQUALIFICATION
+
+    @property
+    def acknowledgement_or_none(self) -> "PenaltyAcknowledgement | None":
+        try:
+            return self.acknowledgement
+        except PenaltyAcknowledgement.DoesNotExist:
+            return None
+
+    @property
+    def may_be_acknowledged(self) -> bool:
+        """The player confirms a penalty in force once; one waiting for the head judge is not
+        issued yet."""
+        return self.is_in_force and self.acknowledgement_or_none is None
+
 
 class ChangeKind(models.TextChoices):
     ISSUED = "issued", _("Issued")
@@ -300,3 +319,73 @@ class PenaltyChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.record_id}: {self.get_kind_display()}"
+
+
+class AcknowledgementKind(models.TextChoices):
+    ACKNOWLEDGED = "acknowledged", _("The player confirmed they were told")
+    DECLINED = "declined", _("The player declined to confirm")
+
+
+class PenaltyAcknowledgement(models.Model):
+    """The player's confirmation, on the judge's tablet, that they were told of a penalty in force,
+    or the judge's mark that they declined. One per record, written once and never changed."""
+
+    record = models.OneToOneField(
+        PenaltyRecord, on_delete=models.PROTECT, primary_key=True, related_name="acknowledgement"
+    )
+    kind = models.CharField(
+        _("acknowledgement"), max_length=20, choices=AcknowledgementKind.choices
+    )
+    # The judge whose tablet the player tapped, or who marked the refusal.
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("acknowledgement")
+        verbose_name_plural = _("acknowledgements")
+
+    def __str__(self) -> str:
+        return f"{self.record_id}: {self.get_kind_display()}"
+
+    @property
+    def is_declined(self) -> bool:
+        return self.kind == AcknowledgementKind.DECLINED
+
+
+class StatementRole(models.TextChoices):
+    PLAYER = "player", _("The player")
+    OPPONENT = "opponent", _("The opponent")
+    WITNESS = "witness", _("A witness")
+    JUDGE = "judge", _("A judge")
+
+
+class InvestigationStatement(models.Model):
+    """One statement of a disqualification's investigation: append-only, never changed or
+    removed (a correction is a new statement). A player or witness types it on a judge's tablet
+    without an account of their own: ``author_name`` is who speaks, ``taken_by`` whose tablet."""
+
+    record = models.ForeignKey(PenaltyRecord, on_delete=models.PROTECT, related_name="statements")
+    role = models.CharField(_("who is speaking"), max_length=20, choices=StatementRole.choices)
+    author_name = models.CharField(_("name"), max_length=200)
+    text = models.TextField(_("statement"))
+    taken_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    # A double tap or a resend on bad Wi-Fi records the statement once.
+    client_key = models.UUIDField()
+
+    class Meta:
+        ordering = ["at", "id"]
+        verbose_name = _("investigation statement")
+        verbose_name_plural = _("investigation statements")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["record", "client_key"], name="statement_client_key_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.record_id}: {self.author_name}"

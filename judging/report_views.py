@@ -78,14 +78,22 @@ def _one_page(built: report.Report, raw: str) -> tuple[report.Report, slice, dic
 def report_export(
     request: DeskRequest, access: Access, what: str, extension: str
 ) -> HttpResponseBase:
-    """``penalties``, ``standings`` or an added section's table as ``csv`` or ``xlsx``."""
-    make_table = report.TABLES.get(what) or report.section_table(what)
-    if make_table is None or extension not in ("csv", "xlsx"):
-        raise Http404
+    """``penalties``, ``standings`` or an added section's table as ``csv`` or ``xlsx``; the whole
+    ``report`` as ``xlsx``, one sheet per part."""
     tournament = access.tournament
+    whole = what == "report" and extension == "xlsx"
+    make_table = None if whole else report.TABLES.get(what) or report.section_table(what)
+    if not whole and (make_table is None or extension not in ("csv", "xlsx")):
+        raise Http404
     if settings.DESK_EXPORT_PROCESSES and isinstance(request, ASGIRequest):
         return _from_process(request, tournament, what, extension)
     filename = report.export_filename(tournament=tournament, what=what, extension=extension)
+    if make_table is None:
+        response = StreamingHttpResponse(
+            _streamed(request, _workbook_pieces(tournament)), content_type=XLSX_CONTENT_TYPE
+        )
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
     table = make_table(tournament=tournament)
     if extension == "csv":
         pieces = report.in_language(translation.get_language(), report.csv_pieces(table))
@@ -99,6 +107,14 @@ def report_export(
     )
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def _workbook_pieces(tournament: Tournament) -> Iterator[bytes]:
+    """The whole report's workbook, built on the export's own thread like the other files."""
+    with tempfile.TemporaryFile() as handle:
+        report.write_whole_workbook(tournament=tournament, target=handle)
+        handle.seek(0)
+        yield from iter(lambda: handle.read(FILE_BLOCK_SIZE), b"")
 
 
 def _from_process(

@@ -29,7 +29,7 @@ ACTION_FIELDS: dict[str, dict[str, bool]] = {
         "defer": False,
         "by": False,
     },
-    "confirm": {"player": True},
+    "confirm": {"player": True, "reason": False},
     "decline": {"player": True, "reason": False},
     "amend": {"player": True, "infraction": True, "to": True, "reason": False},
     "revoke": {"player": True, "infraction": True, "reason": False},

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, transaction
 from django.utils import timezone
@@ -95,9 +94,8 @@ class _Run:
         self.scenario = scenario
         settings = scenario["tournament"]
         key = uuid.uuid4().hex[:12]
-        users = get_user_model().objects
-        self.head_judge = users.create_user(username=f"scenario-head-{key}")
-        self.floor_judge = users.create_user(username=f"scenario-floor-{key}")
+        self.head_judge = tournament_services.create_account(username=f"scenario-head-{key}")
+        self.floor_judge = tournament_services.create_account(username=f"scenario-floor-{key}")
         try:
             self.tournament = tournament_services.create_tournament(
                 name=scenario["title"][:200],
@@ -181,7 +179,10 @@ class _Run:
 
     def _do_confirm(self, action: dict[str, Any]) -> PenaltyRecord:
         return services.confirm_request(
-            record=self._awaiting(action["player"]), head_judge=self.head_judge
+            record=self._awaiting(action["player"]),
+            head_judge=self.head_judge,
+            # A disqualification is confirmed with reasoning; a scenario states only the ruling.
+            reason=action.get("reason", "As the scenario rules."),
         ).record
 
     def _do_decline(self, action: dict[str, Any]) -> PenaltyRecord:

@@ -10,8 +10,10 @@ from django.utils.translation import gettext as _
 from core.errors import DomainError
 from judging.models import (
     Availability,
+    ChangeKind,
     GuidelineEdition,
     Infraction,
+    InvestigationStatement,
     PenaltyChange,
     PenaltyRecord,
     PenaltyRecordQuerySet,
@@ -246,6 +248,7 @@ def record_for_card(*, tournament: Tournament, record_id: int) -> PenaltyRecord 
             "issued_by",
             "served_game",
             "served_match",
+            "acknowledgement__recorded_by",
         )
         .first()
     )
@@ -277,7 +280,12 @@ def penalty_log(*, tournament: Tournament, filters: LogFilters) -> QuerySet[Pena
     records = (
         PenaltyRecord.objects.filter(tournament=tournament)
         .select_related(
-            "registration__player", "infraction", "round", "issued_by", "issued_in_match"
+            "registration__player",
+            "infraction",
+            "round",
+            "issued_by",
+            "issued_in_match",
+            "acknowledgement",
         )
         .order_by("-id")
     )
@@ -310,6 +318,26 @@ def head_judge_queue(*, tournament: Tournament) -> list[PenaltyRecord]:
 
 def record_history(*, record: PenaltyRecord) -> list[PenaltyChange]:
     return list(record.history.select_related("author").order_by("id"))
+
+
+def statements_of(*, record: PenaltyRecord) -> list[InvestigationStatement]:
+    """A disqualification's investigation, in the order it was taken."""
+    return list(record.statements.select_related("taken_by").order_by("at", "id"))
+
+
+# The changes whose reason is the head judge's reasoning for a disqualification: confirming a
+# request, or raising a penalty to one.
+DECISION_KINDS = (ChangeKind.CONFIRMED, ChangeKind.AMENDED, ChangeKind.DECLINED)
+
+
+def decision_of(*, record: PenaltyRecord) -> PenaltyChange | None:
+    """The head judge's latest decision on the record, with its reasoning, if any."""
+    return (
+        record.history.filter(kind__in=DECISION_KINDS)
+        .select_related("author")
+        .order_by("-at", "-id")
+        .first()
+    )
 
 
 def player_records_elsewhere(*, registration: Registration) -> list[PenaltyRecord]:

@@ -66,6 +66,10 @@ class IssueDecision:
     repeat_of: int | None = None
     explanation: RepeatExplanation | None = None
 
+    @property
+    def is_repeat(self) -> bool:
+        return self.because == Because.REPEAT
+
 
 @dataclass(frozen=True)
 class StackDecision:

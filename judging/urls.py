@@ -12,6 +12,16 @@ urlpatterns = [
     path("<slug:slug>/judge/mine/", views.my_records, name="mine"),
     path("<slug:slug>/records/<int:record_id>/", views.record_card, name="record"),
     path("<slug:slug>/records/<int:record_id>/undo/", views.record_undo, name="record-undo"),
+    path(
+        "<slug:slug>/records/<int:record_id>/acknowledge/",
+        views.record_acknowledge,
+        name="record-acknowledge",
+    ),
+    path(
+        "<slug:slug>/records/<int:record_id>/statements/",
+        views.record_statement,
+        name="record-statement",
+    ),
     path("<slug:slug>/console/", console_views.console, name="console"),
     path(
         "<slug:slug>/console/records/<int:record_id>/",

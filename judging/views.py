@@ -16,10 +16,16 @@ from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError
 from core.http import DeskRequest, message_refusal
-from core.inputs import SearchForm, parse_id, parse_query
+from core.inputs import SearchForm, form_message, parse_id, parse_query
 from judging import live, selectors, services
 from judging.explanations import player_message
-from judging.forms import InfractionForm, LogPrefillForm, ReasonForm
+from judging.forms import (
+    AcknowledgementForm,
+    InfractionForm,
+    LogPrefillForm,
+    ReasonForm,
+    StatementForm,
+)
 from judging.models import Infraction, PenaltyRecord
 from judging.penalties import Moment
 from tournaments.access import JUDGES, Access, staff_view
@@ -200,7 +206,11 @@ def record_card(request: DeskRequest, access: Access, record_id: int) -> HttpRes
 
 
 def _card_context(
-    request: DeskRequest, access: Access, record: PenaltyRecord, form: ReasonForm
+    request: DeskRequest,
+    access: Access,
+    record: PenaltyRecord,
+    form: ReasonForm,
+    statement_form: StatementForm | None = None,
 ) -> dict[str, object]:
     return {
         "live": live.streams_available(request),
@@ -208,6 +218,12 @@ def _card_context(
         "tournament": access.tournament,
         "record": record,
         "form": form,
+        "statements": selectors.statements_of(record=record) if record.is_investigated else [],
+        "decision": selectors.decision_of(record=record) if record.is_investigated else None,
+        "statement_form": statement_form
+        or StatementForm(
+            initial={"client_key": uuid.uuid4(), "role": "player"}, auto_id="id_statement_%s"
+        ),
         "tell": player_message(
             rank=record.rank,
             applies_to=record.applies_to,
@@ -251,3 +267,54 @@ def my_records(request: DeskRequest, access: Access) -> HttpResponse:
         "judging/record_mine.html",
         {"access": access, "tournament": access.tournament, "records": records},
     )
+
+
+@require_POST
+@staff_view(*JUDGES)
+def record_acknowledge(request: DeskRequest, access: Access, record_id: int) -> HttpResponse:
+    """The player taps their name on the card (or the judge marks that they declined)."""
+    record = get_object_or_404(PenaltyRecord, pk=record_id, tournament=access.tournament)
+    form = AcknowledgementForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise DomainError("bad_answer", form_message(form))
+        services.acknowledge_penalty(
+            record=record,
+            judge=request.user,
+            declined=form.cleaned_data["answer"] == "declined",
+        )
+    except DomainError as error:
+        message_refusal(request, error)
+    else:
+        messages.success(request, _("The player's answer is recorded."))
+    return redirect("judging:record", slug=access.tournament.slug, record_id=record.pk)
+
+
+@require_POST
+@staff_view(*JUDGES)
+def record_statement(request: DeskRequest, access: Access, record_id: int) -> HttpResponse:
+    """A statement for a disqualification's investigation; a refused one is shown again with the
+    message beside the field, the text kept."""
+    record = get_object_or_404(PenaltyRecord, pk=record_id, tournament=access.tournament)
+    form = StatementForm(request.POST, auto_id="id_statement_%s")
+    if form.is_valid():
+        try:
+            services.add_statement(
+                record=record,
+                judge=request.user,
+                role=form.cleaned_data["role"],
+                author_name=form.cleaned_data["author_name"],
+                text=form.cleaned_data["text"],
+                client_key=form.cleaned_data["client_key"],
+            )
+        except DomainError as error:
+            if error.field is None:
+                message_refusal(request, error)
+                return redirect("judging:record", slug=access.tournament.slug, record_id=record.pk)
+            form.add_error(error.field if error.field in form.fields else None, str(error.message))
+        else:
+            messages.success(request, _("The statement is recorded."))
+            return redirect("judging:record", slug=access.tournament.slug, record_id=record.pk)
+    card = selectors.record_for_card(tournament=access.tournament, record_id=record.pk)
+    context = _card_context(request, access, card or record, ReasonForm(), form)
+    return render(request, "judging/record_card.html", context)

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import overload
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, F, Max, Prefetch, Q
+from django.db.models import Count, F, Max, Prefetch, Q, QuerySet
 
+from players.models import Player, search_text
 from tournaments.models import (
     Game,
     Match,
@@ -70,6 +71,27 @@ def judge_role(*, tournament: Tournament, user: User | AnonymousUser) -> str | N
         if role in roles:
             return role
     return None
+
+
+def staff_of(*, tournament: Tournament) -> QuerySet[Staff]:
+    """The tournament's staff with their accounts, by role and login."""
+    return (
+        Staff.objects.filter(tournament=tournament)
+        .select_related("user")
+        .order_by("role", "user__username")
+    )
+
+
+def registry_search(*, tournament: Tournament, query: str, limit: int = 20) -> list[Player]:
+    """Players of the registry not yet in the tournament, by part of a name or a membership id;
+    nothing for fewer than two characters."""
+    if len(query) < 2:
+        return []
+    return list(
+        Player.objects.filter(search_text__contains=search_text(query))
+        .exclude(registrations__tournament=tournament)
+        .order_by("name")[:limit]
+    )
 
 
 def latest_round(*, tournament: Tournament) -> Round | None:

@@ -14,11 +14,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError
 from core.http import DeskRequest, answer_done, answer_refused, message_refusal
 from core.inputs import SearchForm, parse_query
-from players.models import Player, search_text
+from players.models import Player
 from tournaments import selectors, services
 from tournaments.access import Access, staff_view
 from tournaments.forms import (
@@ -84,6 +85,7 @@ def tournament_detail(request: DeskRequest, access: Access) -> HttpResponse:
     return render(request, "tournaments/tournament_detail.html", context)
 
 
+@vary_on_headers("HX-Request")
 @staff_view(ORGANISER)
 def tournament_settings(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
@@ -105,6 +107,7 @@ def tournament_settings(request: DeskRequest, access: Access) -> HttpResponse:
     return render(request, "tournaments/tournament_settings.html", context)
 
 
+@vary_on_headers("HX-Request")
 @staff_view(ORGANISER)
 def staff_list(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
@@ -118,9 +121,7 @@ def staff_list(request: DeskRequest, access: Access) -> HttpResponse:
             "access": access,
             "tournament": tournament,
             "form": form,
-            "staff": Staff.objects.filter(tournament=tournament)
-            .select_related("user")
-            .order_by("role", "user__username"),
+            "staff": selectors.staff_of(tournament=tournament),
         }
 
     if request.method == "POST" and form.is_valid():
@@ -172,13 +173,7 @@ def player_search(request: DeskRequest, access: Access) -> HttpResponse:
     """Registry look-up while typing: by part of a name or a membership id."""
     _require_organiser_permission(request)
     query = parse_query(request, SearchForm).cleaned_data["q"]
-    found: list[Player] = []
-    if len(query) >= 2:
-        found = list(
-            Player.objects.filter(search_text__contains=search_text(query))
-            .exclude(registrations__tournament=access.tournament)
-            .order_by("name")[:20]
-        )
+    found = selectors.registry_search(tournament=access.tournament, query=query)
     return render(
         request,
         "tournaments/registration_list.html#player-search-results",

@@ -30,8 +30,8 @@ from judging.report.reads import (
     penalties_in_force,
     penalty_rows,
 )
-from judging.report.sections import read_sections
-from judging.report.tables import CellValue, Percent, Table
+from judging.report.sections import read_sections, registered_sections
+from judging.report.tables import CellValue, Percent, Table, report_workbook
 from tournaments.models import Tournament
 
 # A cell a spreadsheet would read as a formula (CSV injection): a player's name or a judge's
@@ -100,27 +100,47 @@ def _xlsx_cell(sheet: WriteOnlyWorksheet, value: CellValue) -> Cell | None:
 
 
 def write_xlsx(table: Table, target: IO[bytes]) -> None:
-    """Write the table as an XLSX workbook with openpyxl's write-only mode.
+    """Write the table as an XLSX workbook of one sheet."""
+    write_workbook([table], target)
+
+
+def write_workbook(tables: list[Table], target: IO[bytes]) -> None:
+    """Write the tables as the sheets of one XLSX workbook with openpyxl's write-only mode.
 
     Write-only sheets spool rows to a temporary file as they are appended, so memory does not
     grow with the table; the workbook is zipped into ``target`` at the end.
     """
     workbook = Workbook(write_only=True)
-    # Sheet titles are limited to 31 characters and a few forbidden ones; ours are short words.
-    sheet = workbook.create_sheet(title=table.title[:31])
-    for number, column in enumerate(table.columns, start=1):
-        sheet.column_dimensions[get_column_letter(number)].width = column.width
-    sheet.freeze_panes = "A2"
     bold = Font(bold=True)
-    header = []
-    for column in table.columns:
-        cell = WriteOnlyCell(sheet, column.header)
-        cell.font = bold
-        header.append(cell)
-    sheet.append(header)
-    for row in table.rows:
-        sheet.append([_xlsx_cell(sheet, value) for value in row])
+    for table in tables:
+        # Sheet titles are limited to 31 characters and a few forbidden ones; ours are words.
+        sheet = workbook.create_sheet(title=FORBIDDEN_IN_SHEET_TITLES.sub(" ", table.title)[:31])
+        for number, column in enumerate(table.columns, start=1):
+            sheet.column_dimensions[get_column_letter(number)].width = column.width
+        sheet.freeze_panes = "A2"
+        header = []
+        for column in table.columns:
+            cell = WriteOnlyCell(sheet, column.header)
+            cell.font = bold
+            header.append(cell)
+        sheet.append(header)
+        for row in table.rows:
+            sheet.append([_xlsx_cell(sheet, value) for value in row])
     workbook.save(target)
+
+
+FORBIDDEN_IN_SHEET_TITLES = re.compile(r"[\\/*?:\[\]]")
+
+
+def write_whole_workbook(*, tournament: Tournament, target: IO[bytes]) -> None:
+    """The whole judge report as one workbook: the report's own sheets, then a sheet for each
+    section another app adds (``judging.report.sections``) that has a table."""
+    added = [
+        section.table(tournament=tournament)
+        for section in registered_sections()
+        if section.table is not None
+    ]
+    write_workbook([*report_workbook(tournament=tournament), *added], target)
 
 
 def export_filename(*, tournament: Tournament, what: str, extension: str) -> str:

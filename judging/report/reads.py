@@ -6,13 +6,22 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from django.db.models import Count, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.people import display_name
 from judging.explanations import explain, penalty_label
-from judging.models import ChangeKind, PenaltyChange, PenaltyRecord, RecordStatus
+from judging.models import (
+    AcknowledgementKind,
+    ChangeKind,
+    InvestigationStatement,
+    PenaltyChange,
+    PenaltyRecord,
+    RecordStatus,
+    StatementRole,
+)
 from judging.penalties import AppliesTo, Rank
-from judging.selectors import edition_for
+from judging.selectors import DECISION_KINDS, edition_for
 from tournaments import selectors as tournament_selectors
 from tournaments.models import (
     Format,
@@ -60,6 +69,8 @@ PENALTY_FIELDS = (
     "served_match_id",
     "loss_cancelled",
     "membership_suspension__ends_on",
+    "acknowledgement__kind",
+    "acknowledgement__at",
 )
 
 
@@ -89,6 +100,9 @@ class PenaltyRow:
     takes: str
     loss: str
     suspension_ends: datetime.date | None
+    # The player's answer on the judge's tablet: "" when none was recorded.
+    acknowledgement: str = ""
+    acknowledged_at: datetime.datetime | None = None
 
     @property
     def loses_prize(self) -> bool:
@@ -115,6 +129,8 @@ class EventDetails:
     finished: bool
     head_judge_is_official: bool
     edition: str
+    head_judges: list[str] = field(default_factory=list)
+    organisers: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -141,6 +157,35 @@ class ChangeRow:
 
 
 @dataclass(frozen=True)
+class StatementRow:
+    role: str
+    author: str
+    at: datetime.datetime
+    taken_by: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Investigation:
+    """A disqualification's write-up: the statements taken and the head judge's decision."""
+
+    statements: list[StatementRow]
+    decision: str = ""
+    decided_at: datetime.datetime | None = None
+    decided_by: str = ""
+    reasoning: str = ""
+
+
+@dataclass(frozen=True)
+class AcknowledgementCounts:
+    """How the players answered on the judges' tablets, over the penalties in force."""
+
+    acknowledged: int
+    declined: int
+    not_recorded: int
+
+
+@dataclass(frozen=True)
 class CountRow:
     label: str
     count: int
@@ -161,6 +206,17 @@ class Report:
     by_rank: list[CountRow]
     total_in_force: int
     result_corrections: list[ResultCorrection] = field(default_factory=list)
+    investigations: dict[int, Investigation] = field(default_factory=dict)
+    acknowledgements: AcknowledgementCounts = AcknowledgementCounts(0, 0, 0)
+    generated_at: datetime.datetime | None = None
+
+    @property
+    def write_ups(self) -> list[tuple[PenaltyRow, Investigation]]:
+        """Each disqualification on this page with its investigation, in the report's order."""
+        empty = Investigation(statements=[])
+        return [
+            (row, self.investigations.get(row.record_id, empty)) for row in self.disqualifications
+        ]
 
 
 def person_name(*, username: str | None, first_name: str = "", last_name: str = "") -> str:
@@ -170,18 +226,20 @@ def person_name(*, username: str | None, first_name: str = "", last_name: str = 
     return f"{first_name} {last_name}".strip() or username
 
 
-def build_report(*, tournament: Tournament) -> Report:
+def build_report(*, tournament: Tournament, now: datetime.datetime | None = None) -> Report:
     """Read the report's bounded parts; a fixed number of queries whatever the event's size."""
+    disqualifications = list(
+        penalty_rows(records=_in_force(tournament).filter(rank__gte=Rank.DISQUALIFICATION))
+    )
     return Report(
         tournament=tournament,
+        generated_at=now or timezone.now(),
         event=event_details(tournament=tournament),
         staff=staff_rows(tournament=tournament),
         standings=tournament_selectors.standings_table(tournament=tournament),
-        disqualifications=list(
-            penalty_rows(
-                records=_in_force(tournament).filter(rank__gte=Rank.DISQUALIFICATION),
-            )
-        ),
+        disqualifications=disqualifications,
+        investigations=investigations(record_ids=[row.record_id for row in disqualifications]),
+        acknowledgements=acknowledgement_counts(tournament=tournament),
         changes=change_rows(tournament=tournament),
         pending_losses=list(
             penalty_rows(
@@ -211,6 +269,64 @@ def event_details(*, tournament: Tournament) -> EventDetails:
         finished=tournament.status == TournamentStatus.FINISHED,
         head_judge_is_official=tournament.head_judge_is_official,
         edition=edition_for(tournament=tournament).name,
+        head_judges=_staff_names(tournament, StaffRole.HEAD_JUDGE),
+        organisers=_staff_names(tournament, StaffRole.ORGANISER),
+    )
+
+
+def _staff_names(tournament: Tournament, role: str) -> list[str]:
+    members = Staff.objects.filter(tournament=tournament, role=role).select_related("user")
+    return sorted(display_name(member.user) for member in members)
+
+
+def investigations(*, record_ids: list[int]) -> dict[int, Investigation]:
+    """The write-ups of the given disqualifications: two queries whatever their number."""
+    statements: dict[int, list[StatementRow]] = {pk: [] for pk in record_ids}
+    for statement in (
+        InvestigationStatement.objects.filter(record_id__in=record_ids)
+        .select_related("taken_by")
+        .order_by("at", "id")
+    ):
+        statements[statement.record_id].append(
+            StatementRow(
+                role=str(StatementRole(statement.role).label),
+                author=statement.author_name,
+                at=statement.at,
+                taken_by=display_name(statement.taken_by),
+                text=statement.text,
+            )
+        )
+    decisions: dict[int, PenaltyChange] = {}
+    for change in (
+        PenaltyChange.objects.filter(record_id__in=record_ids, kind__in=DECISION_KINDS)
+        .select_related("author")
+        .order_by("at", "id")
+    ):
+        decisions[change.record_id] = change  # the latest one wins
+    written = {}
+    for pk in record_ids:
+        decision = decisions.get(pk)
+        written[pk] = Investigation(
+            statements=statements[pk],
+            decision=str(ChangeKind(decision.kind).label) if decision else "",
+            decided_at=decision.at if decision else None,
+            decided_by=display_name(decision.author) if decision else "",
+            reasoning=decision.reason if decision else "",
+        )
+    return written
+
+
+def acknowledgement_counts(*, tournament: Tournament) -> AcknowledgementCounts:
+    counts = dict(
+        _in_force(tournament)
+        .values_list("acknowledgement__kind")
+        .annotate(count=Count("id"))
+        .order_by()
+    )
+    return AcknowledgementCounts(
+        acknowledged=counts.get(AcknowledgementKind.ACKNOWLEDGED, 0),
+        declined=counts.get(AcknowledgementKind.DECLINED, 0),
+        not_recorded=counts.get(None, 0),
     )
 
 
@@ -263,6 +379,10 @@ def penalty_rows(
     takes = {value: str(label) for value, label in AppliesTo.choices}
     automatic = _("automatic")
     stacking = _("Three penalties of the same strength")
+    answers = {
+        AcknowledgementKind.ACKNOWLEDGED: _("confirmed by the player"),
+        AcknowledgementKind.DECLINED: _("the player declined to confirm"),
+    }
     loss_states = {
         "cancelled": _("%(takes)s: cancelled"),
         "served": _("%(takes)s: served"),
@@ -307,6 +427,8 @@ def penalty_rows(
             takes=takes.get(applies_to, ""),
             loss=loss,
             suspension_ends=value["membership_suspension__ends_on"],
+            acknowledgement=answers.get(value["acknowledgement__kind"], ""),
+            acknowledged_at=value["acknowledgement__at"],
         )
 
 

@@ -44,7 +44,7 @@ _sections: dict[str, ReportSection] = {}
 
 def register_section(section: ReportSection) -> None:
     """Add ``section`` to the report; registering the same key again replaces it (a reload)."""
-    if section.key in ("penalties", "standings"):
+    if section.key in ("penalties", "standings", "report"):
         raise ValueError(f"{section.key!r} is the report's own export")
     _sections[section.key] = section
 

@@ -11,6 +11,7 @@ nothing. The package is split along its jobs:
 - ``effects``: what a penalty does to games, matches, the tournament and the membership, and
   stacking at the end of a match;
 - ``history``: the record's append-only history and the penalties a player holds;
+- ``rulings``: the player's acknowledgement and a disqualification's investigation statements;
 - ``guards``: who may do what, and the locks every write takes first.
 """
 
@@ -25,12 +26,15 @@ from judging.services.decisions import (
 from judging.services.effects import JudgingMatchPolicy
 from judging.services.history import PenaltyOutcome, dependents_of, held_penalties
 from judging.services.issuing import NEEDS_HEAD_JUDGE, Ruling, issue_penalty, preview_penalty
+from judging.services.rulings import acknowledge_penalty, add_statement
 
 __all__ = [
     "NEEDS_HEAD_JUDGE",
     "JudgingMatchPolicy",
     "PenaltyOutcome",
     "Ruling",
+    "acknowledge_penalty",
+    "add_statement",
     "amend_penalty",
     "confirm_request",
     "decline_request",

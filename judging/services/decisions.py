@@ -30,13 +30,15 @@ from judging.services.history import PenaltyOutcome, change, dependents_of
 
 
 def confirm_request(*, record: PenaltyRecord, head_judge: User, reason: str = "") -> PenaltyOutcome:
-    """The head judge confirms a record that waits for them; it takes effect now."""
+    """The head judge confirms a record that waits for them; it takes effect now. A
+    disqualification or above is confirmed with the head judge's reasoning (issue 17)."""
     with transaction.atomic():
         registration, match = lock_player(record.registration)
         record = locked(record)
         ensure_head_judge(registration.tournament, head_judge)
         ensure_reason(reason, required=False)
         ensure_awaiting(record)
+        ensure_reason(reason, required=Rank(record.rank).disqualifies)
         ensure_accepts_penalties(registration)
         change(
             record,

@@ -116,6 +116,7 @@ def test_every_page_as_every_role(live_server, browser, event):
             f"{t}/judge/",
             f"{t}/judge/log/?player={player}",
             f"{t}/records/{request.pk}/",
+            f"{t}/records/{first_record.pk}/",
             f"{t}/judge/mine/",
             f"{t}/rounds/1/",
             f"{t}/matches/{open_match.pk}/",
@@ -139,6 +140,7 @@ def test_every_page_as_every_role(live_server, browser, event):
         if username == desk.head.username:
             # The disqualification's second step.
             page.goto(f"{t}/console/records/{request.pk}/")
+            page.get_by_label("Обоснование (обязательно для дисквалификации)").fill("Видел сам.")
             page.get_by_role("button", name="Подтвердить…").click()
             expect(page.locator(".confirm-effects")).to_be_visible()
             found += [f"confirm step: {line}" for line in axe_violations(page)]

@@ -51,6 +51,7 @@ def test_the_console_shows_a_floor_judges_record_and_the_decision_comes_back(
     expect(head.locator(".confirm-effects")).to_contain_text("не получает призов")
     assert PenaltyRecord.objects.get().status == RecordStatus.AWAITING_HEAD_JUDGE
     screenshot(head, "head-confirm-disqualification")
+    head.get_by_label("Обоснование").fill("Видел сам: карта из рукава.")
     head.get_by_role("button", name="Да, подтвердить: Дисквалификация без призов").click()
     expect(head.locator(".messages")).to_contain_text("Подтверждено")
 

@@ -1,13 +1,11 @@
 """Everything the app writes goes into one data folder (DJANGO_DATA_DIR, default ./data)."""
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-PROJECT = Path(__file__).resolve().parents[2]
+from tests.processes import PROJECT, START_DJANGO, run_python
 
 SHOW = (
     "from django.conf import settings as s; "
@@ -16,18 +14,7 @@ SHOW = (
 
 
 def settings_of(project: Path, **env: str) -> list[str]:
-    run = subprocess.run(
-        [sys.executable, "-c", SHOW],
-        cwd=project,
-        env={
-            "PATH": "/usr/bin:/bin",
-            "PYTHONPATH": str(project),
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            **env,
-        },
-        capture_output=True,
-        text=True,
-    )
+    run = run_python(SHOW, cwd=project, PYTHONPATH=str(project), **env)
     assert run.returncode == 0, run.stderr
     return run.stdout.splitlines()
 
@@ -91,17 +78,7 @@ def test_a_data_folder_that_cannot_be_made_stops_the_start(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
 
-    run = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"],
-        cwd=PROJECT,
-        env={
-            "PATH": "/usr/bin:/bin",
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DJANGO_DATA_DIR": str(blocker / "data"),
-        },
-        capture_output=True,
-        text=True,
-    )
+    run = run_python(START_DJANGO, data_dir=blocker / "data")
 
     assert run.returncode != 0
     assert f"DJANGO_DATA_DIR {blocker / 'data'} cannot be created" in run.stderr
@@ -115,18 +92,7 @@ def test_a_data_folder_that_cannot_be_made_stops_the_start(tmp_path):
     ],
 )
 def test_a_wrong_venue_setting_stops_the_start(tmp_path, env, message):
-    run = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"],
-        cwd=PROJECT,
-        env={
-            "PATH": "/usr/bin:/bin",
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DJANGO_DATA_DIR": str(tmp_path),
-            **env,
-        },
-        capture_output=True,
-        text=True,
-    )
+    run = run_python(START_DJANGO, data_dir=tmp_path, **env)
 
     assert run.returncode != 0
     assert message in run.stderr

@@ -1,23 +1,14 @@
 """Settings come from the environment and fail loudly when a value is wrong."""
 
 import ast
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-PROJECT = Path(__file__).resolve().parents[2]
+from tests.processes import START_DJANGO, run_python
 
 
 def start(**env):
-    return subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"],
-        cwd=PROJECT,
-        env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "config.settings", **env},
-        capture_output=True,
-        text=True,
-    )
+    return run_python(START_DJANGO, **env)
 
 
 @pytest.mark.parametrize(
@@ -47,21 +38,10 @@ def test_production_settings_start_with_a_key_and_hosts():
 
 
 def database_options(url):
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import django; django.setup(); from django.conf import settings; "
-            "print(repr(settings.DATABASES['default']['OPTIONS']))",
-        ],
-        cwd=PROJECT,
-        env={
-            "PATH": "/usr/bin:/bin",
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DATABASE_URL": url,
-        },
-        capture_output=True,
-        text=True,
+    run = run_python(
+        f"{START_DJANGO}; from django.conf import settings; "
+        "print(repr(settings.DATABASES['default']['OPTIONS']))",
+        DATABASE_URL=url,
     )
     assert run.returncode == 0, run.stderr
     return ast.literal_eval(run.stdout)

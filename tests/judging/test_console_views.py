@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from judging.models import ChangeKind, Infraction, PenaltyRecord, RecordStatus
 from judging.selectors import infraction_sections
@@ -79,13 +80,24 @@ def test_confirming_a_disqualification_is_a_second_step_that_states_its_effects(
     assert 'name="effects_seen" value="1"' in body
     assert body.count("<h1") == 1
 
-    second = head.post(
+    unreasoned = head.post(
         url("console-act", desk, request.pk, "confirm"), {"next": "console", "effects_seen": "1"}
+    )
+
+    request.refresh_from_db()
+    assert unreasoned.status_code == 200
+    assert request.status == RecordStatus.AWAITING_HEAD_JUDGE
+    assert "Укажите причину решения." in unreasoned.content.decode()
+
+    second = head.post(
+        url("console-act", desk, request.pk, "confirm"),
+        {"next": "console", "effects_seen": "1", "reason": "Видел сам: карта из рукава."},
     )
 
     request.refresh_from_db()
     assert second.url == url("console", desk)
     assert request.status == RecordStatus.IN_FORCE
+    assert request.history.get(kind="confirmed").reason == "Видел сам: карта из рукава."
 
 
 def test_a_record_page_has_no_duplicate_ids(head, desk):
@@ -216,6 +228,8 @@ def test_an_added_section_without_a_name_gets_a_title():
     added = Infraction(code="4.1", section="4", section_name="", name="Шум")
     shipped = Infraction(code="1.4", section="1", section_name="Проблемы с колодой", name="x")
 
-    titles = [title for title, _items in infraction_sections(infractions=[shipped, added])]
+    # Without a request the active language is whatever the last test left: Russian here.
+    with translation.override("ru"):
+        titles = [title for title, _items in infraction_sections(infractions=[shipped, added])]
 
     assert titles == ["1. Проблемы с колодой", "Раздел 4"]

@@ -2,10 +2,12 @@
 the same bytes as built in the server process, and the file is gone once sent."""
 
 import glob
+import io
 import os
 import tempfile
 import urllib.request
 
+import openpyxl
 from django.test import Client
 
 from tests.judging.test_report import Event, body, export_url, read_xlsx
@@ -43,3 +45,20 @@ def test_an_export_built_in_its_own_process_is_the_export(asgi_server, settings)
         f'attachment; filename="{event.desk.tournament.slug}-penalties.xlsx"'
     )
     assert leftovers() <= before
+
+
+def test_the_whole_report_workbook_is_built_in_an_export_process_too(asgi_server, settings):
+    event = Event()
+    client = Client()
+    client.force_login(event.desk.organiser)
+    session = client.cookies["sessionid"].value
+    settings.DESK_EXPORT_PROCESSES = 1
+
+    headers, content = download(asgi_server, export_url(event.desk, "report", "xlsx"), session)
+
+    assert headers["Content-Disposition"] == (
+        f'attachment; filename="{event.desk.tournament.slug}-report.xlsx"'
+    )
+    workbook = openpyxl.load_workbook(io.BytesIO(content), read_only=True)
+    assert workbook.sheetnames[0] == "Сведения о турнире"
+    assert "Дисквалификации" in workbook.sheetnames

@@ -41,8 +41,9 @@ def export_url(desk, what, extension):
     return url("report-export", desk, what, extension)
 
 
-def hhmm(moment):
-    return timezone.localtime(moment).strftime("%H:%M")
+def stamp(moment):
+    """A moment as the report prints it: the date and the time at the venue."""
+    return timezone.localtime(moment).strftime("%d.%m.%Y %H:%M")
 
 
 class Event:
@@ -185,7 +186,13 @@ def test_the_disqualification_section_names_the_disqualification_without_prize(r
         "Дисквалификации и приостановления членства "
         "# Тур Стол Игрок Членский номер Нарушение Пенальти Почему Судья Заметка "
         f"{record.pk} 1 3 Дмитрий Соколов BH-90005 6.1 Мошенничество – нечистая игра "
-        "Дисквалификация без призов Галина Главная крапленые карты"
+        "Дисквалификация без призов Галина Главная крапленые карты "
+        f"#{record.pk} · Дмитрий Соколов · Дисквалификация без призов "
+        "6.1 Мошенничество – нечистая игра · "
+        f"выдал(а) Галина Главная, {stamp(record.issued_at)} "
+        "Объяснения Объяснений не брали. Решение главного судьи "
+        "Действует в том виде, как выдал(а) Галина Главная, без отдельного решения. "
+        "крапленые карты"
     )
 
 
@@ -239,20 +246,20 @@ def test_pending_losses_are_reported_as_not_served(report_page, event):
     assert text_of(report_page, "report-pending") == (
         "Неприменённые поражения "
         "Турнир закончился раньше, чем для этих поражений нашлась партия или матч. "
-        "# Тур Стол Игрок Членский номер Нарушение Пенальти Ждёт Судья Время "
+        "# Тур Стол Игрок Членский номер Нарушение Пенальти Ждёт Судья Дата и время "
         f"{record.pk} 1 — Елена Лебедева BH-90006 1.1 Неверный дек-лист "
         "Поражение в партии (включает: предупреждение) Следующая партия Фёдор Залов "
-        f"{hhmm(record.issued_at)}"
+        f"{stamp(record.issued_at)}"
     )
 
 
 def test_amendments_revocations_and_declined_requests_with_their_reasons(report_page, event):
     def at(record, kind):
-        return hhmm(PenaltyChange.objects.get(record=record, kind=kind).at)
+        return stamp(PenaltyChange.objects.get(record=record, kind=kind).at)
 
     assert text_of(report_page, "report-changes") == (
         "Изменения, отмены и отклонённые запросы "
-        "# Время Изменение Игрок Членский номер Нарушение Пенальти Причина Кем "
+        "# Дата и время Изменение Игрок Членский номер Нарушение Пенальти Причина Кем "
         f"{event.amended.pk} {at(event.amended, ChangeKind.AMENDED)} Изменено Вера Кузнецова "
         "BH-90003 1.4 Замечание → Предупреждение грубо, повторно Галина Главная "
         f"{event.revoked.pk} {at(event.revoked, ChangeKind.REVOKED)} Отменено Глеб Попов "
@@ -264,24 +271,27 @@ def test_amendments_revocations_and_declined_requests_with_their_reasons(report_
 
 def test_the_penalty_list_holds_the_records_in_force_only(report_page, event):
     def at(record):
-        return hhmm(record.issued_at)
+        return stamp(record.issued_at)
 
     assert text_of(report_page, "report-penalties") == (
         "Действующие пенальти (5) # Тур Стол Игрок Членский номер Нарушение Подпункт "
-        "Базовое пенальти Пенальти Почему Судья Время Заметка "
+        "Базовое пенальти Пенальти Почему Судья Дата и время Ответ игрока Заметка "
         f"{event.caution.pk} 1 1 Алиса Смирнова BH-90001 1.4 Халатное заполнение дек-листа — "
-        f"Замечание Замечание Фёдор Залов {at(event.caution)} "
+        f"Замечание Замечание Фёдор Залов {at(event.caution)} — "
         f"{event.repeat.pk} 1 1 Алиса Смирнова BH-90001 1.4 Халатное заполнение дек-листа — "
         "Замечание Предупреждение Повтор 1.4 (уже было: Замечание, тур 1) Галина Главная "
-        f"{at(event.repeat)} "
+        f"{at(event.repeat)} — "
         f"{event.amended.pk} 1 2 Вера Кузнецова BH-90003 1.4 Халатное заполнение дек-листа — "
-        f"Замечание Предупреждение изменено; при выдаче: Замечание Фёдор Залов {at(event.amended)} "
+        "Замечание Предупреждение изменено; при выдаче: Замечание Фёдор Залов "
+        f"{at(event.amended)} — "
         f"{event.disqualified.pk} 1 3 Дмитрий Соколов BH-90005 6.1 Мошенничество – нечистая игра "
         "— Дисквалификация без призов Дисквалификация без призов (включает: поражение в матче) "
-        f"Этот матч: применено Галина Главная {at(event.disqualified)} крапленые карты "
+        f"Этот матч: применено Галина Главная {at(event.disqualified)} — крапленые карты "
         f"{event.pending.pk} 1 — Елена Лебедева BH-90006 1.1 Неверный дек-лист — "
         "Поражение в партии Поражение в партии (включает: предупреждение) "
-        f"Следующая партия: не применено Фёдор Залов {at(event.pending)}"
+        f"Следующая партия: не применено Фёдор Залов {at(event.pending)} — "
+        "Ответы игроков на планшетах судей: подтвердили — 0, отказались подтвердить — 0, "
+        "не записано — 5."
     )
 
 
@@ -291,7 +301,8 @@ def test_event_details_and_staff(report_page, event):
         "Место проведения Клуб «Берлога» Уровень строгости правил Профессиональный "
         "Формат Констрактед · матчи до 3 партий · с дек-листами Игроки 6 "
         "Туры 1 (запланировано: 3) Редакция уложения Уложение о пенальти «Берсерк. Герои» "
-        "Статус Завершён"
+        "Главный судья Галина Главная · не является официальным представителем "
+        "ООО «Мир Хобби» Организатор Ольга Орг Статус Завершён"
     )
     assert text_of(report_page, "report-staff") == (
         "Команда турнира Роль Имя Выдал пенальти "
@@ -349,6 +360,8 @@ PENALTY_HEADER = [
     "Судья",
     "Выдано",
     "Заметка",
+    "Ответ игрока",
+    "Время ответа",
 ]
 
 

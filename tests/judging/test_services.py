@@ -146,7 +146,8 @@ def test_a_floor_judges_disqualification_waits_and_the_head_judge_confirms(db):
     assert desk.match_of(0).player1_wins == 0
     refused("head_judge_only", services.confirm_request, record=request, head_judge=desk.floor)
 
-    services.confirm_request(record=request, head_judge=desk.head)
+    refused("reason_required", services.confirm_request, record=request, head_judge=desk.head)
+    services.confirm_request(record=request, head_judge=desk.head, reason="видел сам")
 
     request.refresh_from_db()
     registration = desk.players[0]

@@ -1,11 +1,9 @@
 """/healthz: the database answers and every migration is applied."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parents[2]
+from tests.processes import run_python
 
 ASK_HEALTH = """
 import django
@@ -18,18 +16,7 @@ print(response.content.decode())
 
 
 def health_of(tmp_path: Path, **env: str) -> tuple[int, dict]:
-    run = subprocess.run(
-        [sys.executable, "-c", ASK_HEALTH],
-        cwd=PROJECT,
-        env={
-            "PATH": "/usr/bin:/bin",
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DJANGO_DATA_DIR": str(tmp_path),
-            **env,
-        },
-        capture_output=True,
-        text=True,
-    )
+    run = run_python(ASK_HEALTH, data_dir=tmp_path, **env)
     status, body = run.stdout.split("\n", 1)
     return int(status), json.loads(body)
 

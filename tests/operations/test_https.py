@@ -5,14 +5,13 @@ import re
 import secrets
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 
-PROJECT = Path(__file__).resolve().parents[2]
+from tests.processes import PROJECT, START_DJANGO, run_python
 
 SHOW = (
     "from django.conf import settings as s; print(repr(("
@@ -20,21 +19,6 @@ SHOW = (
     "s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, "
     "s.SECURE_HSTS_INCLUDE_SUBDOMAINS, s.SECURE_HSTS_PRELOAD)))"
 )
-
-
-def run_python(code: str, tmp_path: Path, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=PROJECT,
-        env={
-            "PATH": "/usr/bin:/bin",
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DJANGO_DATA_DIR": str(tmp_path),
-            **env,
-        },
-        capture_output=True,
-        text=True,
-    )
 
 
 def production_variables() -> dict[str, str]:
@@ -78,7 +62,7 @@ def test_check_deploy_is_clean_with_the_readme_s_production_variables(db, tmp_pa
 def test_https_switches_on_secure_cookies_hsts_redirect_and_the_proxy_header(tmp_path):
     run = run_python(
         SHOW,
-        tmp_path,
+        data_dir=tmp_path,
         DJANGO_HTTPS="true",
         DJANGO_CSRF_TRUSTED_ORIGINS="https://desk.example.org, https://judges.example.org",
     )
@@ -99,10 +83,10 @@ def test_https_switches_on_secure_cookies_hsts_redirect_and_the_proxy_header(tmp
 
 
 def test_without_https_nothing_is_forced_and_each_variable_changes_its_own_setting(tmp_path):
-    plain = run_python(SHOW, tmp_path)
+    plain = run_python(SHOW, data_dir=tmp_path)
     tuned = run_python(
         SHOW,
-        tmp_path,
+        data_dir=tmp_path,
         DJANGO_HTTPS="true",
         DJANGO_PROXY_SSL_HEADER="X-Scheme",
         DJANGO_SSL_REDIRECT="false",
@@ -127,7 +111,7 @@ def test_without_https_nothing_is_forced_and_each_variable_changes_its_own_setti
     ],
 )
 def test_a_wrong_https_variable_stops_the_start(tmp_path, env, message):
-    run = run_python("import django; django.setup()", tmp_path, **env)
+    run = run_python(START_DJANGO, data_dir=tmp_path, **env)
 
     assert run.returncode != 0
     assert message in run.stderr

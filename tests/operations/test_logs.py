@@ -2,16 +2,12 @@
 
 import logging
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 from django.urls import reverse
 
 from judging import services
 from judging.models import Rank
-
-PROJECT = Path(__file__).resolve().parents[2]
+from tests.processes import run_python
 
 FORCE_AN_ERROR = """
 import django
@@ -33,18 +29,7 @@ print(Client().get("/nowhere/", HTTP_HOST="localhost")["X-Request-ID"])
 
 
 def test_a_forced_error_leaves_its_traceback_and_request_id_in_the_log_file(tmp_path):
-    run = subprocess.run(
-        [sys.executable, "-c", FORCE_AN_ERROR],
-        cwd=PROJECT,
-        env={
-            "PATH": "/usr/bin:/bin",
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DJANGO_DATA_DIR": str(tmp_path),
-            "DJANGO_DEBUG": "false",
-        },
-        capture_output=True,
-        text=True,
-    )
+    run = run_python(FORCE_AN_ERROR, data_dir=tmp_path, DJANGO_DEBUG="false")
 
     status, request_id, page = run.stdout.split("\n", 2)
     assert status == "500"
@@ -59,17 +44,7 @@ def test_a_forced_error_leaves_its_traceback_and_request_id_in_the_log_file(tmp_
 
 
 def test_a_page_not_found_is_logged_with_its_request_id(tmp_path):
-    run = subprocess.run(
-        [sys.executable, "-c", FIND_NOTHING],
-        cwd=PROJECT,
-        env={
-            "PATH": "/usr/bin:/bin",
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DJANGO_DATA_DIR": str(tmp_path),
-        },
-        capture_output=True,
-        text=True,
-    )
+    run = run_python(FIND_NOTHING, data_dir=tmp_path)
 
     request_id = run.stdout.strip()
     log = (tmp_path / "logs" / "desk.log").read_text(encoding="utf-8")
@@ -127,17 +102,7 @@ def test_a_rolled_back_decision_is_not_logged(desk, caplog):
 
 
 def test_a_refused_host_is_one_line_in_the_log_without_a_traceback(tmp_path):
-    run = subprocess.run(
-        [sys.executable, "-c", FIND_NOTHING.replace("localhost", "wrong.example")],
-        cwd=PROJECT,
-        env={
-            "PATH": "/usr/bin:/bin",
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DJANGO_DATA_DIR": str(tmp_path),
-        },
-        capture_output=True,
-        text=True,
-    )
+    run = run_python(FIND_NOTHING.replace("localhost", "wrong.example"), data_dir=tmp_path)
 
     request_id = run.stdout.strip()
     log = (tmp_path / "logs" / "desk.log").read_text(encoding="utf-8")

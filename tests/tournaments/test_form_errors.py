@@ -80,3 +80,26 @@ def test_a_refusal_told_as_a_message_carries_its_code_on_the_page(client, desk):
     response = client.post(url("registration-add", desk), {"player": "abc"}, follow=True)
 
     assert '<li class="error"\n      data-code="unknown_player">' in response.content.decode()
+
+
+def test_a_correction_out_of_range_shows_the_error_beside_its_field(client, desk):
+    desk.pair((0, 1), (2, 3))
+    match = desk.match_of(0)
+    desk.win(0)
+    desk.win(0)
+    client.force_login(desk.head)
+
+    response = htmx_post(
+        client,
+        url("match-correct", desk, match.pk),
+        {"player1_wins": "1", "player2_wins": "8", "draws": "0", "reason": "ошибка"},
+    )
+
+    body = response.content.decode()
+    match.refresh_from_db()
+    assert response.status_code == 200
+    assert body.lstrip().startswith('<section id="match-result"')
+    assert list(response.context["form"].errors) == ["player2_wins"]
+    assert 'value="8"' in body and 'required aria-invalid="true"' in body
+    assert '<small class="error">Убедитесь, что это значение меньше либо равно 7.</small>' in body
+    assert (match.player1_wins, match.player2_wins, match.corrections.count()) == (2, 0, 0)

@@ -22,6 +22,8 @@ from tournaments.services.play import (
 from tournaments.services.setup import (
     add_staff,
     add_staff_member,
+    create_account,
+    create_organiser,
     create_tournament,
     drop_player,
     finish_tournament,
@@ -39,6 +41,8 @@ __all__ = [
     "add_staff_member",
     "close_match",
     "correct_result",
+    "create_account",
+    "create_organiser",
     "create_tournament",
     "decided_end",
     "draft_next_round",

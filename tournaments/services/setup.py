@@ -30,6 +30,7 @@ from tournaments.models import (
     decklists_default,
     decklists_required,
 )
+from tournaments.permissions import make_organiser
 
 # A new account's password: Django's MinimumLengthValidator default, which the settings use.
 MIN_PASSWORD_LENGTH = 8
@@ -150,14 +151,29 @@ def add_staff_member(
                 raise DomainError(
                     "weak_password", " ".join(error.messages), field="password"
                 ) from error
-            user = get_user_model().objects.create_user(
-                username=username, password=password, first_name=full_name.strip()
-            )
+            user = create_account(username=username, full_name=full_name, password=password)
         elif Staff.objects.filter(tournament=tournament, user=user, role=role).exists():
             raise DomainError(
                 "already_staff", _("This person already has this role in the tournament.")
             )
         return add_staff(tournament=tournament, user=user, role=role)
+
+
+def create_account(*, username: str, full_name: str = "", password: str | None = None) -> User:
+    """A new login. The caller has checked the password (``add_staff_member`` with Django's
+    validators, ``createorganiser`` as it asks); without one the account cannot sign in, as the
+    scenario runner's judges, and no time goes into hashing."""
+    return get_user_model().objects.create_user(
+        username=username.strip(), password=password, first_name=full_name.strip()
+    )
+
+
+def create_organiser(*, username: str, full_name: str, password: str) -> User:
+    """A new login in the ``organisers`` group: both or neither."""
+    with transaction.atomic():
+        user = create_account(username=username, full_name=full_name, password=password)
+        make_organiser(user)
+        return user
 
 
 def remove_staff(*, staff: Staff, by: User) -> None:

@@ -11,15 +11,17 @@ from judging import report
 from tournaments.models import Tournament
 
 FORMATS = ("csv", "xlsx", "html")
-WHAT = tuple(report.TABLES)
+# "report": the whole report as one XLSX workbook, a sheet per part.
+WHAT = (*report.TABLES, "report")
 DEFAULT_WHAT = "penalties"
 
 
 class Command(BaseCommand):
     help = (
         "Export the judge report of a tournament (its id or slug) to a file: the penalties in "
-        "force or the standings as CSV (UTF-8 with a byte-order mark) or XLSX, or the whole "
-        "report as one HTML page to print or save as PDF."
+        "force or the standings as CSV (UTF-8 with a byte-order mark) or XLSX, the whole report "
+        "as one XLSX workbook (--what report), or the whole report as one HTML page to print or "
+        "save as PDF."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -48,6 +50,8 @@ class Command(BaseCommand):
                 _("The database cannot be read (run `manage.py migrate` first?): %(error)s")
                 % {"error": error}
             ) from error
+        if what == "report" and format == "csv":
+            raise CommandError(_("The whole report is exported as XLSX or HTML, not as CSV."))
         target = Path(output)
         # Written beside the target and moved into place at the end, so that a failed export
         # never leaves a half-written file under the name the organiser expects.
@@ -56,6 +60,8 @@ class Command(BaseCommand):
             with partial.open("wb") as handle:
                 if format == "html":
                     report.write_html(tournament=found, handle=handle)
+                elif what == "report":
+                    report.write_whole_workbook(tournament=found, target=handle)
                 elif format == "csv":
                     for piece in report.csv_pieces(report.TABLES[what](tournament=found)):
                         handle.write(piece)

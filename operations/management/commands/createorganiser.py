@@ -8,9 +8,9 @@ from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import transaction
 
 from tournaments.permissions import make_organiser
+from tournaments.services import create_organiser
 
 PASSWORD_VARIABLE = "DJANGO_ORGANISER_PASSWORD"
 
@@ -66,12 +66,8 @@ class Command(BaseCommand):
             raise CommandError(
                 f"The account {username!r} exists already; add --existing to make it an organiser."
             )
-        user = users(username=username, first_name=full_name.strip())
-        password = self._password(user, no_input)
-        user.set_password(password)
-        with transaction.atomic():
-            user.save()
-            make_organiser(user)
+        password = self._password(users(username=username, first_name=full_name.strip()), no_input)
+        create_organiser(username=username, full_name=full_name, password=password)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Organiser {username} created. Sign in, create the tournament, and add the "
