@@ -296,6 +296,7 @@ def run(kind: str, rounds: int) -> dict[str, float]:
             "records": event["records"],
         }
         with server(url, data_dir) as port:
+            result["load_before"] = os.getloadavg()[0]
             timings = hot_path(port, event, rounds)
             for name in ("hello", "preview", "submit"):
                 result[f"{name}_median"] = timings.median(name)
@@ -312,6 +313,7 @@ def run(kind: str, rounds: int) -> dict[str, float]:
                 result["live_p95"] = sorted(app)[int(len(app) * 0.95) - 1] * 1000
                 result["bare_median"] = statistics.median(bare) * 1000
                 result["bare_p95"] = sorted(bare)[int(len(bare) * 0.95) - 1] * 1000
+            result["load_after"] = os.getloadavg()[0]
         return result
 
 
@@ -319,6 +321,10 @@ def report(kind: str, r: dict[str, float]) -> None:
     print(
         f"\n== {kind}: {PLAYERS} players, {r['records']:.0f} records, "
         f"round {ROUNDS + 1} in progress"
+    )
+    print(
+        f"machine load (1-minute average, {os.cpu_count()} cores): "
+        f"{r['load_before']:.1f} before, {r['load_after']:.1f} after"
     )
     print(
         f"publish a {PLAYERS}-player round: {r['publish_seconds'] * 1000:.0f} ms, "

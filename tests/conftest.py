@@ -41,13 +41,16 @@ def _fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def _shipped_guideline(request):
-    """Tests that commit (live server, threads) flush the tables after them, the data migration's
-    guideline edition with them; the next such test loads it again."""
+    """Tests that commit (live server, threads) flush the tables after them, the data migrations'
+    guideline edition and deck formats with them; the next such test loads them again."""
     if {"transactional_db", "live_server"} & set(request.fixturenames):
+        from decks.formats import ship_formats
+        from decks.models import DeckFormat
         from judging.editions import load_edition
 
         request.getfixturevalue("transactional_db")
         load_edition()
+        ship_formats(DeckFormat)
 
 
 @pytest.fixture

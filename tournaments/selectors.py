@@ -1,12 +1,13 @@
 """Reads about tournaments, their staff, rounds and matches."""
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import overload
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, F, Prefetch, Q, QuerySet
+from django.db.models import Count, F, Max, Prefetch, Q, QuerySet
 
 from players.models import Player, search_text
 from tournaments.models import (
@@ -120,6 +121,11 @@ def latest_match_between(*, first: Registration, second: Registration) -> Match 
     return Match.objects.of(first).of(second).order_by("-round__number", "-id").first()
 
 
+# The latest standings table of each tournament this process computed, with what it was computed
+# from (``_standings_version``): tournament id → (version, table).
+_tables: dict[int, tuple[tuple[object, ...], list[Standing]]] = {}
+
+
 @dataclass(frozen=True)
 class StandingRow:
     """A standings row with the registration it belongs to and the marks the table shows."""
@@ -129,6 +135,85 @@ class StandingRow:
     disqualified: bool
     dropped: bool
     prize_eligible: bool
+
+
+def _standings_version(tournament: Tournament) -> tuple[object, ...]:
+    """What the standings are computed from, in brief: the players registered, the matches
+    ended (a match only ends, and a result is corrected only with a correction row)."""
+    matches = Match.objects.filter(round__tournament=tournament).aggregate(
+        ended=Count("pk", filter=Q(ended_at__isnull=False)),
+        last_end=Max("ended_at"),
+        last_correction=Max("corrections__id"),
+    )
+    players = Registration.objects.filter(tournament=tournament).aggregate(
+        count=Count("pk"), last=Max("pk"), at=Max("registered_at")
+    )
+    return (*matches.values(), *players.values())
+
+
+def standings_table(*, tournament: Tournament) -> "StandingsTable":
+    """The standings after every ended match as a table whose rows are marked (the player, the
+    disqualified and dropped marks) only as they are read: a page of it costs the same whatever
+    the event's size. The table itself is computed again only when a match has ended or been
+    corrected, or a player registered, since this process last computed it."""
+    version = _standings_version(tournament)
+    known = _tables.get(tournament.pk)
+    if known is None or known[0] != version:
+        registrations = list(
+            Registration.objects.filter(tournament=tournament).values_list("pk", flat=True)
+        )
+        table = compute_standings(
+            registration_ids=registrations, results=_results(tournament, through_round=None)
+        )
+        known = _tables[tournament.pk] = (version, table)
+    return StandingsTable(known[1])
+
+
+class StandingsTable(Sequence["StandingRow"]):
+    """Standings rows marked when read: a slice reads only its own players (one query)."""
+
+    def __init__(self, table: list[Standing]) -> None:
+        self._table = table
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    @overload
+    def __getitem__(self, index: int) -> "StandingRow": ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list["StandingRow"]: ...
+
+    def __getitem__(self, index: int | slice) -> "StandingRow | list[StandingRow]":
+        if isinstance(index, slice):
+            return _marked(self._table[index])
+        return _marked([self._table[index]])[0]
+
+    def __iter__(self) -> Iterator["StandingRow"]:
+        return iter(_marked(self._table))
+
+
+def _marked(table: list[Standing]) -> list["StandingRow"]:
+    registrations = Registration.objects.select_related("player").in_bulk(
+        [standing.registration_id for standing in table]
+    )
+    return _mark(table, registrations)
+
+
+def _mark(table: list[Standing], registrations: dict[int, Registration]) -> list["StandingRow"]:
+    marked: list[StandingRow] = []
+    for standing in table:
+        registration = registrations[standing.registration_id]
+        marked.append(
+            StandingRow(
+                standing=standing,
+                registration=registration,
+                disqualified=registration.status == RegistrationStatus.DISQUALIFIED,
+                dropped=registration.status == RegistrationStatus.DROPPED,
+                prize_eligible=registration.prize_eligible,
+            )
+        )
+    return marked
 
 
 def standings(*, tournament: Tournament, through_round: int | None = None) -> list[StandingRow]:
@@ -144,6 +229,16 @@ def standings(*, tournament: Tournament, through_round: int | None = None) -> li
             "player"
         )
     }
+    table = compute_standings(
+        registration_ids=list(registrations),
+        results=_results(tournament, through_round=through_round),
+        through_round=through_round,
+    )
+    return _mark(table, registrations)
+
+
+def _results(tournament: Tournament, *, through_round: int | None) -> list[MatchResult]:
+    """The ended matches as plain results, in one query."""
     matches = Match.objects.filter(round__tournament=tournament, ended_at__isnull=False)
     if through_round is not None:
         matches = matches.filter(round__number__lte=through_round)
@@ -157,7 +252,7 @@ def standings(*, tournament: Tournament, through_round: int | None = None) -> li
         "player1_lost_by_penalty",
         "player2_lost_by_penalty",
     )
-    results = [
+    return [
         MatchResult(
             round_number=number,
             first=first,
@@ -179,22 +274,6 @@ def standings(*, tournament: Tournament, through_round: int | None = None) -> li
             second_penalty,
         ) in rows
     ]
-    table = compute_standings(
-        registration_ids=list(registrations), results=results, through_round=through_round
-    )
-    marked: list[StandingRow] = []
-    for standing in table:
-        registration = registrations[standing.registration_id]
-        marked.append(
-            StandingRow(
-                standing=standing,
-                registration=registration,
-                disqualified=registration.status == RegistrationStatus.DISQUALIFIED,
-                dropped=registration.status == RegistrationStatus.DROPPED,
-                prize_eligible=registration.prize_eligible,
-            )
-        )
-    return marked
 
 
 def round_in_progress(*, tournament: Tournament) -> bool:

@@ -2,34 +2,11 @@
 
 from django.db import migrations
 
-FORMATS = [
-    # slug, name, kind, main_min, main_max, extra_max, copy_limit, feature, combine, legality
-    ("constructed", "Констрактед", "constructed", 40, None, 10, 3, "Орда", True, True),
-    ("standard", "Стандарт", "constructed", 40, None, 10, 3, "Орда", True, True),
-    # Limited formats: sizes are the organiser's to set; cards come from the player's product.
-    ("draft", "Драфт", "draft", None, None, None, None, "", False, False),
-    ("sealed", "Силед", "sealed", None, None, None, None, "", False, False),
-    ("other", "Другой", "other", None, None, None, None, "", False, False),
-]
+from decks.formats import ship_formats
 
 
 def ship(apps, schema_editor):
-    DeckFormat = apps.get_model("decks", "DeckFormat")
-    for slug, name, kind, main_min, main_max, extra_max, limit, feature, combine, legal in FORMATS:
-        DeckFormat.objects.update_or_create(
-            slug=slug,
-            defaults={
-                "name": name,
-                "kind": kind,
-                "main_min": main_min,
-                "main_max": main_max,
-                "extra_max": extra_max,
-                "copy_limit": limit,
-                "lifting_feature": feature,
-                "combine_sections": combine,
-                "check_legality": legal,
-            },
-        )
+    ship_formats(apps.get_model("decks", "DeckFormat"))
 
 
 class Migration(migrations.Migration):

@@ -2,7 +2,7 @@
 penalties in force read in chunks as ``PenaltyRow`` objects, never held whole."""
 
 import datetime
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from django.db.models import Count, QuerySet
@@ -198,7 +198,7 @@ class Report:
     tournament: Tournament
     event: EventDetails
     staff: list[StaffRow]
-    standings: list[StandingRow]
+    standings: Sequence[StandingRow]
     disqualifications: list[PenaltyRow]
     changes: list[ChangeRow]
     pending_losses: list[PenaltyRow]
@@ -236,7 +236,7 @@ def build_report(*, tournament: Tournament, now: datetime.datetime | None = None
         generated_at=now or timezone.now(),
         event=event_details(tournament=tournament),
         staff=staff_rows(tournament=tournament),
-        standings=tournament_selectors.standings(tournament=tournament),
+        standings=tournament_selectors.standings_table(tournament=tournament),
         disqualifications=disqualifications,
         investigations=investigations(record_ids=[row.record_id for row in disqualifications]),
         acknowledgements=acknowledgement_counts(tournament=tournament),

@@ -8,6 +8,7 @@ from uuid import uuid4
 import pytest
 from playwright.sync_api import expect
 
+from decks import services as deck_services
 from floor import services as floor_services
 from judging.models import PenaltyRecord
 from tests.browser.conftest import TABLET, axe_violations
@@ -66,6 +67,15 @@ def event(db):
         reason="Бланк",
         corrected_by=desk.head,
     )
+    # A deck list with a finding and a deck check, so the deck pages show their tables.
+    deck_services.save_decklist(
+        registration=desk.players[0],
+        text="3 Вампир",
+        by=desk.floor,
+        accept_unmatched=True,
+        reason="Бланк",
+    )
+    deck_services.record_deck_check(registration=desk.players[0], judge=desk.floor, counted={})
     return desk, request
 
 
@@ -122,6 +132,11 @@ def test_every_page_as_every_role(live_server, browser, event):
             f"{t}/guideline/",
             f"{t}/report/",
             f"{t}/players/{player}/record/",
+            f"{t}/decks/",
+            f"{t}/decks/rules/",
+            f"{t}/decks/findings/",
+            f"{t}/decks/players/{player}/",
+            f"{base}/decklist/{desk.tournament.slug}/",
             f"{t}/floor/",
             f"{t}/floor/clock/projector/",
             f"{t}/floor/slips/",
@@ -142,6 +157,10 @@ def test_every_page_as_every_role(live_server, browser, event):
             f"{t}/standings/",
             f"{t}/guideline/",
             f"{t}/players/{player}/record/",
+            f"{t}/decks/",
+            f"{t}/decks/players/{player}/",
+            f"{t}/decks/players/{player}/check/",
+            f"{t}/decks/checks/",
         ],
         desk.head.username: [
             f"{t}/console/",
@@ -150,6 +169,7 @@ def test_every_page_as_every_role(live_server, browser, event):
             f"{t}/judge/log/?player={player}",
             f"{t}/players/{player}/record/",
             f"{t}/report/",
+            f"{t}/decks/checks/",
         ],
     }
     for username, urls in pages.items():

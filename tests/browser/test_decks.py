@@ -1,10 +1,7 @@
 """Deck lists on a tablet: the organiser imports the pool, a judge pastes a list, sees its 1.1
 findings and issues one in a tap; a deck check at the table finds a 1.2 problem."""
 
-import importlib
-
 import pytest
-from django.apps import apps
 from playwright.sync_api import expect
 
 from decks import services
@@ -19,10 +16,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def desk():
-    # Transactional tests flush the tables: the shipped formats come back from their migration.
-    importlib.import_module("decks.migrations.0002_ship_formats_with_guideline_defaults").ship(
-        apps, None
-    )
     desk = Desk.create(players=4, level="professional", uses_decklists=True)
     report = services.import_card_pool(tournament=desk.tournament, name="Пул", content=pool_csv())
     standard = DeckFormat.objects.get(slug="standard")

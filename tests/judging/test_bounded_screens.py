@@ -255,3 +255,37 @@ def test_publishing_with_losses_waiting_takes_the_same_queries_whatever_their_nu
         assert not PenaltyRecord.objects.filter(tournament=desk.tournament).pending_losses()
 
     assert counts[0] == counts[1]
+
+
+def test_the_report_page_computes_the_standings_again_only_when_a_match_ends(
+    client, db, monkeypatch
+):
+    from tournaments import selectors as tournament_selectors
+
+    desk = event(40)
+    client.force_login(desk.organiser)
+    path = reverse("judging:report", args=[desk.tournament.slug])
+    computed = []
+    compute = tournament_selectors.compute_standings
+
+    def counted(**arguments):
+        computed.append(len(arguments["registration_ids"]))
+        return compute(**arguments)
+
+    monkeypatch.setattr(tournament_selectors, "compute_standings", counted)
+
+    def record_of(player):
+        page = b"".join(client.get(path, {"all": 1}).streaming_content).decode()
+        section = page.split('id="report-standings"')[1].split("</section>")[0]
+        row = section.split(f">{player.player.name}<")[1].split("</tr>")[0]
+        return [cell.split(">")[-1].strip() for cell in row.split("</td>")][2]  # W–D–L
+
+    first = record_of(desk.players[0])
+    b"".join(client.get(path, {"page": 2}).streaming_content)
+    assert computed == [40]
+
+    desk.win(0)
+    desk.win(0)
+
+    assert (first, record_of(desk.players[0])) == ("0–0–0", "1–0–0")
+    assert computed == [40, 40]
