@@ -16,6 +16,7 @@ import multiprocessing
 import os
 import tempfile
 import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -35,6 +36,16 @@ def _start(settings_module: str, databases: dict[str, Any]) -> None:
 
     process_settings.DATABASES = databases
     django.setup()
+    # The process holds its own end of the pipe its work comes through, so it would outlive a
+    # server stopped without shutting it down (a signal, a crash): it ends with its server.
+    server = os.getppid()
+    threading.Thread(target=_end_with, args=(server,), daemon=True).start()
+
+
+def _end_with(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(2)
+    os._exit(0)
 
 
 def _build(*, tournament_id: int, what: str, extension: str, language: str, path: str) -> None:
