@@ -6,7 +6,6 @@ line-by-line messages) raised before anything is written.
 
 import csv
 import datetime
-import random
 import re
 import secrets
 import uuid
@@ -35,6 +34,7 @@ from decks.models import (
     SubmissionCode,
 )
 from decks.parsing import MAX_COPIES, ParseResult, PoolIndex, Unmatched, normalise, parse_list
+from decks.picking import choose_tables, pick_weights
 from decks.rules import FindingData, check_list, compare_deck, listed_cards
 from tournaments.models import Match, Registration, Round, Tournament
 from tournaments.player_import import decode, parse_rows
@@ -457,37 +457,6 @@ def record_deck_check(
 
 
 # --- Picking tables at random ------------------------------------------------------------------
-
-
-def pick_weights(
-    tables: list[tuple[int, list[int]]], checked: Mapping[int, int]
-) -> list[tuple[int, float]]:
-    """Each table's weight: top tables (low numbers) up to twice as likely, and each earlier
-    check of a player at the table halves it."""
-    count = len(tables)
-    weights = []
-    for position, (table, players) in enumerate(sorted(tables)):
-        top = 1 + (count - position) / count
-        earlier = sum(checked.get(player, 0) for player in players)
-        weights.append((table, top / (2**earlier)))
-    return weights
-
-
-def choose_tables(weights: list[tuple[int, float]], count: int, seed: int) -> list[int]:
-    """Weighted sampling without replacement; the same seed gives the same tables."""
-    chooser = random.Random(seed)
-    left = list(weights)
-    chosen: list[int] = []
-    while left and len(chosen) < count:
-        total = sum(weight for _table, weight in left)
-        point = chooser.random() * total
-        for index, (table, weight) in enumerate(left):
-            point -= weight
-            if point <= 0 or index == len(left) - 1:
-                chosen.append(table)
-                del left[index]
-                break
-    return sorted(chosen)
 
 
 def pick_tables(

@@ -8,6 +8,7 @@ Lists are the staff's only: every view but the player's submission page goes thr
 import uuid
 
 from django.contrib import messages
+from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -32,6 +33,8 @@ from decks.rules import listed_cards
 from tournaments.access import JUDGES, Access, staff_view
 from tournaments.models import Registration, StaffRole, Tournament
 
+# Rows per page of the long lists (players, findings, checks).
+PAGE_SIZE = 50
 ORGANISER = StaffRole.ORGANISER
 STAFF: tuple[str, ...] = ()  # any role on the tournament's staff
 
@@ -56,7 +59,7 @@ def overview(request: DeskRequest, access: Access) -> HttpResponse:
             "tournament": tournament,
             "rules": rules,
             "locked": services.lists_locked(tournament=tournament, rules=rules),
-            "rows": selectors.player_rows(tournament=tournament),
+            "rows": _page(request, selectors.player_rows(tournament=tournament)),
             "missing": selectors.missing_lists(tournament=tournament),
             "submit_url": request.build_absolute_uri(
                 reverse("decks:submit", args=[tournament.slug])
@@ -215,7 +218,7 @@ def findings(request: DeskRequest, access: Access) -> HttpResponse:
         {
             "access": access,
             "tournament": access.tournament,
-            "findings": selectors.tournament_findings(tournament=access.tournament),
+            "findings": _page(request, selectors.tournament_findings(tournament=access.tournament)),
         },
     )
 
@@ -270,11 +273,16 @@ def deck_check(request: DeskRequest, access: Access, registration_id: int) -> Ht
     )
 
 
-def _checks_context(access: Access, **extra: object) -> dict[str, object]:
+def _page[T](request: DeskRequest, rows: list[T]) -> Page[T]:
+    """One page of a tournament-long list: the screen stays the same size at 2,000 players."""
+    return Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+
+
+def _checks_context(request: DeskRequest, access: Access, **extra: object) -> dict[str, object]:
     return {
         "access": access,
         "tournament": access.tournament,
-        "checks": selectors.deck_checks(tournament=access.tournament),
+        "checks": _page(request, selectors.deck_checks(tournament=access.tournament)),
         "picks": DeckCheckPick.objects.filter(tournament=access.tournament).select_related("round")[
             :5
         ],
@@ -285,7 +293,7 @@ def _checks_context(access: Access, **extra: object) -> dict[str, object]:
 
 @staff_view(*JUDGES)
 def checks(request: DeskRequest, access: Access) -> HttpResponse:
-    context = _checks_context(access, shown=parse_id(request.GET.get("check")))
+    context = _checks_context(request, access, shown=parse_id(request.GET.get("check")))
     return render(request, "decks/deck_check_list.html", context)
 
 
@@ -310,7 +318,9 @@ def pick(request: DeskRequest, access: Access) -> HttpResponse:
                 % {"tables": ", ".join(str(t) for t in made.tables), "seed": made.seed},
             )
             return redirect("decks:checks", slug=access.tournament.slug)
-    return render(request, "decks/deck_check_list.html", _checks_context(access, pick_form=form))
+    return render(
+        request, "decks/deck_check_list.html", _checks_context(request, access, pick_form=form)
+    )
 
 
 def submit(request: HttpRequest, slug: str) -> HttpResponse:

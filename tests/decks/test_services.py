@@ -5,7 +5,7 @@ import pytest
 from django.utils import timezone
 
 from core.errors import DomainError
-from decks import selectors, services
+from decks import picking, selectors, services
 from decks.demo import correct_list
 from decks.models import Card, CardPool, DeckCheck, DeckList, DeckListVersion, Finding
 
@@ -163,6 +163,6 @@ def test_the_same_seed_picks_the_same_tables(db):
 
 
 def test_pick_weights_favour_top_tables_and_unchecked_players():
-    weights = dict(services.pick_weights([(1, [1, 2]), (2, [3, 4]), (3, [5, 6])], {1: 1}))
+    weights = dict(picking.pick_weights([(1, [1, 2]), (2, [3, 4]), (3, [5, 6])], {1: 1}))
     assert weights[2] > weights[3]  # top tables more likely
     assert weights[1] < weights[2]  # a player checked before: less likely

@@ -228,3 +228,21 @@ def test_the_deck_section_is_exported_as_csv(client, desk):
     text = b"".join(response.streaming_content).decode("utf-8-sig")
     assert "The main deck lists 39 cards; it needs at least 40." in text
     assert "1.1" in text
+
+
+def test_the_long_lists_show_one_page_of_fifty(client, db):
+    from decks.views import PAGE_SIZE
+
+    desk = Desk.create(players=PAGE_SIZE + 5, level="professional")
+    client.force_login(desk.head)
+
+    first = client.get(url("overview", desk)).content.decode()
+    second = client.get(url("overview", desk), {"page": "2"}).content.decode()
+    garbage = client.get(url("overview", desk), {"page": "x" * 500})
+
+    def shown(page):
+        return len(re.findall(rf'/t/{desk.tournament.slug}/decks/players/\d+/"', page))
+
+    assert (shown(first), shown(second)) == (PAGE_SIZE, 5)
+    assert 'href="?page=2"' in first and 'href="?page=1"' in second
+    assert garbage.status_code == 200 and shown(garbage.content.decode()) == PAGE_SIZE
