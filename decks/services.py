@@ -4,7 +4,6 @@ Keyword-only, typed, atomic; a refusal is a ``DomainError`` (or ``ListRefused`` 
 line-by-line messages) raised before anything is written.
 """
 
-import csv
 import datetime
 import re
 import secrets
@@ -37,10 +36,9 @@ from decks.parsing import MAX_COPIES, ParseResult, PoolIndex, Unmatched, normali
 from decks.picking import choose_tables, pick_weights
 from decks.rules import FindingData, check_list, compare_deck, listed_cards
 from tournaments.models import Match, Registration, Round, Tournament
-from tournaments.player_import import decode, parse_rows
+from tournaments.player_import import read_upload
 from tournaments.services.setup import lock_registrations
 
-MAX_POOL_BYTES = 2_000_000
 MAX_POOL_ROWS = 20_000
 MAX_TEXT = 20_000
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -87,13 +85,9 @@ def import_card_pool(
     """Check the whole CSV (name, set, features, legal formats); import it only when no row is
     bad, as a new pool the tournament then uses."""
     report = PoolReport()
-    if len(content) > MAX_POOL_BYTES:
-        report.errors.append((0, _("The file is too large (at most 2 MB).")))
-        return report
-    try:
-        rows = parse_rows(decode(content))
-    except (UnicodeDecodeError, csv.Error) as error:
-        report.errors.append((0, _("The file cannot be read as CSV: %(error)s") % {"error": error}))
+    rows, unreadable = read_upload(content)
+    if unreadable:
+        report.errors.append((0, unreadable))
         return report
     if rows and {normalise(cell) for cell in rows[0][1]} & POOL_HEADER_WORDS:
         rows = rows[1:]

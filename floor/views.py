@@ -89,15 +89,20 @@ def floor_home(request: DeskRequest, access: Access) -> HttpResponse:
 # The clock ---------------------------------------------------------------------------------
 
 
-def _clock_action(
-    request: DeskRequest, access: Access, act: Callable[..., Clock], done: str
-) -> HttpResponse:
+def _act(request: DeskRequest, access: Access, act: Callable[..., object], done: str) -> None:
+    """Run a one-button service on the tournament; say that it was done, or why it was not."""
     try:
         act(tournament=access.tournament)
     except DomainError as error:
         message_refusal(request, error)
     else:
         messages.success(request, done)
+
+
+def _clock_action(
+    request: DeskRequest, access: Access, act: Callable[..., Clock], done: str
+) -> HttpResponse:
+    _act(request, access, act, done)
     target = request.POST.get("next")
     if target == "projector":
         return redirect("floor:projector", access.tournament.slug)
@@ -365,12 +370,7 @@ def players_link(request: DeskRequest, access: Access) -> HttpResponse:
 def _organiser_action(
     request: DeskRequest, access: Access, act: Callable[..., object], done: str
 ) -> HttpResponse:
-    try:
-        act(tournament=access.tournament)
-    except DomainError as error:
-        message_refusal(request, error)
-    else:
-        messages.success(request, done)
+    _act(request, access, act, done)
     return redirect("floor:players-link", access.tournament.slug)
 
 

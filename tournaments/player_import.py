@@ -41,6 +41,16 @@ def decode(content: bytes) -> str:
         return content.decode("cp1251")
 
 
+def read_upload(content: bytes) -> tuple[list[tuple[int, list[str]]], str | None]:
+    """The rows of an uploaded CSV file (players, a card pool), or why it cannot be read."""
+    if len(content) > MAX_FILE_BYTES:
+        return [], _("The file is too large (at most 2 MB).")
+    try:
+        return parse_rows(decode(content)), None
+    except (UnicodeDecodeError, csv.Error) as error:
+        return [], _("The file cannot be read as CSV: %(error)s") % {"error": error}
+
+
 def parse_rows(text: str) -> list[tuple[int, list[str]]]:
     """Rows with their line numbers; the delimiter is sniffed, a header row is skipped."""
     sample = text[:4096]
@@ -74,13 +84,9 @@ def import_players(*, tournament: Tournament, content: bytes) -> ImportReport:
     if tournament.status == TournamentStatus.FINISHED:
         report.errors.append((0, _("The tournament has finished.")))
         return report
-    if len(content) > MAX_FILE_BYTES:
-        report.errors.append((0, _("The file is too large (at most 2 MB).")))
-        return report
-    try:
-        rows = parse_rows(decode(content))
-    except (UnicodeDecodeError, csv.Error) as error:
-        report.errors.append((0, _("The file cannot be read as CSV: %(error)s") % {"error": error}))
+    rows, unreadable = read_upload(content)
+    if unreadable:
+        report.errors.append((0, unreadable))
         return report
     if not rows:
         report.errors.append((0, _("The file has no players.")))
