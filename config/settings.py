@@ -118,8 +118,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "timeout": 20,
             "transaction_mode": "IMMEDIATE",
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            # Connections kept between requests, as PostgreSQL's pool below keeps its own: under
+            # ASGI each request runs on a new thread and would otherwise open the file anew.
+            "pool": {"max_idle": 8},
         }
     )
+    DATABASES["default"]["ENGINE"] = "core.pooled_sqlite3"
 else:
     # A pool instead of a new connection per request (half the cost of a submit on PostgreSQL).
     # The LISTEN connection of judging.live is its own, outside the pool.

@@ -69,12 +69,11 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     from django.conf import settings
 
     database = settings.DATABASES["default"]
-    if database["ENGINE"] == "django.db.backends.sqlite3":
+    if database["ENGINE"].endswith("sqlite3"):
         database.setdefault("TEST", {})["NAME"] = str(
             tmp_path_factory.mktemp("db") / "test.sqlite3"
         )
-    else:
-        # Each test runs inside a transaction, and Django closes connections at moments of its own
-        # (a management command's end): a pooled connection would go back to the pool in the
-        # middle of the test's transaction. The pool's settings are tested in tests/config.
-        database.get("OPTIONS", {}).pop("pool", None)
+    # Each test runs inside a transaction, and Django closes connections at moments of its own
+    # (a management command's end): a pooled connection would go back to the pool in the middle
+    # of the test's transaction. The pools are tested in tests/config.
+    database.get("OPTIONS", {}).pop("pool", None)

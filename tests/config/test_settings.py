@@ -54,6 +54,7 @@ def test_sqlite_queues_writers_instead_of_failing_them(tmp_path):
         "timeout": 20,
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        "pool": {"max_idle": 8},
     }
 
 
