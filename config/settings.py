@@ -244,8 +244,12 @@ SECURE_CSP = {
 # tablet, or the right person elsewhere, can still sign in); every failure is logged by axes.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's, reading the signed-in user through a prepared query (a session from before this
+    # backend, which names Django's, signs in once more).
+    "core.authentication.ModelBackend",
 ]
+# Django's database sessions, read through a prepared query (core/prepared.py).
+SESSION_ENGINE = "core.sessions"
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

@@ -8,6 +8,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
+from core.prepared import PreparedQuery, concrete_fields, instance
 from judging.models import (
     Availability,
     ChangeKind,
@@ -62,14 +63,29 @@ def available_infractions(*, tournament: Tournament) -> list[Infraction]:
     return sorted(infractions, key=lambda infraction: infraction.sort_key)
 
 
-def _edition_id(tournament: Tournament) -> Coalesce:
-    """``edition_for`` as an expression: the tournament's own edition, else the shipped one."""
-    return Coalesce(
-        Subquery(
-            TournamentGuideline.objects.filter(tournament_id=tournament.pk).values("edition_id")[:1]
-        ),
-        Subquery(GuidelineEdition.objects.filter(slug=SHIPPED_EDITION_SLUG).values("id")[:1]),
-    )
+_INFRACTION_FIELDS = concrete_fields(Infraction)
+# Every preview and submit runs it (core/prepared.py says why it is prepared).
+_ISSUABLE = PreparedQuery(
+    lambda tournament, code: (
+        Infraction.objects.filter(
+            edition_id=Coalesce(
+                Subquery(
+                    TournamentGuideline.objects.filter(tournament_id=tournament).values(
+                        "edition_id"
+                    )[:1]
+                ),
+                Subquery(
+                    GuidelineEdition.objects.filter(slug=SHIPPED_EDITION_SLUG).values("id")[:1]
+                ),
+            ),
+            code=code,
+        )
+        .order_by()
+        .values_list(*_INFRACTION_FIELDS)[:1]
+    ),
+    tournament=int,
+    code=str,
+)
 
 
 def issuable_infraction(*, tournament: Tournament, code: str) -> Infraction:
@@ -77,14 +93,8 @@ def issuable_infraction(*, tournament: Tournament, code: str) -> Infraction:
 
     One query: the edition is found inside it (a tournament's edition changes when its first
     infraction is added, so it is not kept between requests)."""
-    infraction = next(
-        iter(
-            Infraction.objects.filter(
-                edition_id=_edition_id(tournament), code=code.strip()
-            ).order_by()[:1]
-        ),
-        None,
-    )
+    row = _ISSUABLE.first(tournament=tournament.pk, code=code.strip())
+    infraction = instance(Infraction, _INFRACTION_FIELDS, row) if row is not None else None
     if infraction is None:
         raise DomainError(
             "unknown_infraction",

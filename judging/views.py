@@ -28,6 +28,7 @@ from judging.forms import (
 )
 from judging.models import Infraction, PenaltyRecord
 from judging.penalties import Moment
+from tournaments import selectors as tournament_selectors
 from tournaments.access import JUDGES, Access, staff_view
 from tournaments.models import Registration
 
@@ -76,10 +77,10 @@ def _registration(access: Access, value: object) -> Registration:
     pk = parse_id(value)
     if pk is None:
         raise Http404
-    registration = get_object_or_404(
-        Registration.objects.select_related("player"), pk=pk, tournament=access.tournament
-    )
-    registration.tournament = access.tournament  # Read by the access check of this request.
+    # The tournament as the access check of this request read it.
+    registration = tournament_selectors.registration_in(tournament=access.tournament, pk=pk)
+    if registration is None:
+        raise Http404
     return registration
 
 

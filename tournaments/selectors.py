@@ -9,6 +9,7 @@ from typing import overload
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, F, Max, Prefetch, Q, QuerySet
 
+from core.prepared import PreparedQuery, concrete_fields, instance
 from players.models import Player, search_text
 from tournaments.models import (
     Game,
@@ -43,10 +44,21 @@ def staff_access(*, slug: str, user: User | AnonymousUser) -> tuple[Tournament |
     it does not exist or the user is not on its staff (the two look the same from outside)."""
     if not user.is_authenticated:
         return None, set()
-    rows = list(Staff.objects.filter(tournament__slug=slug, user=user).select_related("tournament"))
+    rows = _STAFF_ACCESS.rows(slug=slug, user=user.pk)
     if not rows:
         return None, set()
-    return rows[0].tournament, {row.role for row in rows}
+    return instance(Tournament, _TOURNAMENT_FIELDS, rows[0][1:]), {row[0] for row in rows}
+
+
+# Every request of the staff runs these (core/prepared.py says why they are prepared).
+_TOURNAMENT_FIELDS = concrete_fields(Tournament)
+_STAFF_ACCESS = PreparedQuery(
+    lambda slug, user: Staff.objects.filter(tournament__slug=slug, user_id=user).values_list(
+        "role", *(f"tournament__{name}" for name in _TOURNAMENT_FIELDS)
+    ),
+    slug=str,
+    user=int,
+)
 
 
 @contextmanager
@@ -114,7 +126,40 @@ def current_match(*, registration: Registration, bare: bool = False) -> Match | 
 
 def plays_a_match(*, registration: Registration) -> bool:
     """Whether the player has a match in progress (``current_match`` without reading it)."""
-    return Match.objects.of(registration).in_progress().filter(player2__isnull=False).exists()
+    return _PLAYS_A_MATCH.first(registration=registration.pk) is not None
+
+
+_PLAYS_A_MATCH = PreparedQuery(
+    lambda registration: (
+        Match.objects.filter(Q(player1_id=registration) | Q(player2_id=registration))
+        .in_progress()
+        .filter(player2__isnull=False)
+        .values_list("id")[:1]
+    ),
+    registration=int,
+)
+_REGISTRATION_FIELDS = concrete_fields(Registration)
+_PLAYER_FIELDS = concrete_fields(Player)
+_REGISTRATION_WITH_PLAYER = PreparedQuery(
+    lambda pk, tournament: Registration.objects.filter(pk=pk, tournament_id=tournament).values_list(
+        *_REGISTRATION_FIELDS, *(f"player__{name}" for name in _PLAYER_FIELDS)
+    ),
+    pk=int,
+    tournament=int,
+)
+
+
+def registration_in(*, tournament: Tournament, pk: int) -> Registration | None:
+    """The tournament's registration of that id with its player, the tournament set from the one
+    given (the caller has it); None when the tournament has no such registration."""
+    row = _REGISTRATION_WITH_PLAYER.first(pk=pk, tournament=tournament.pk)
+    if row is None:
+        return None
+    split = len(_REGISTRATION_FIELDS)
+    registration = instance(Registration, _REGISTRATION_FIELDS, row[:split])
+    registration.player = instance(Player, _PLAYER_FIELDS, row[split:])
+    registration.tournament = tournament
+    return registration
 
 
 def latest_match_between(*, first: Registration, second: Registration) -> Match | None:

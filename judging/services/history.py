@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 
+from core.prepared import PreparedQuery
 from judging import live, stacking
 from judging.models import PenaltyChange, PenaltyRecord
 from judging.penalties import Rank
@@ -75,11 +76,20 @@ def held_penalties(registration: Registration) -> list[stacking.HeldPenalty]:
         stacking.HeldPenalty(
             id=pk, rank=Rank(rank), reason=reason, round_number=number, stacked=stacked is not None
         )
-        for pk, rank, reason, number, stacked in PenaltyRecord.objects.in_force()
-        .filter(registration=registration)
+        for pk, rank, reason, number, stacked in _HELD.rows(registration=registration.pk)
+    ]
+
+
+# Every preview runs it (core/prepared.py says why it is prepared).
+_HELD = PreparedQuery(
+    lambda registration: (
+        PenaltyRecord.objects.in_force()
+        .filter(registration_id=registration)
         .order_by("id")
         .values_list("id", "rank", "reason", "round__number", "stacked_into_id")
-    ]
+    ),
+    registration=int,
+)
 
 
 def held_from(records: Iterable[PenaltyRecord]) -> list[stacking.HeldPenalty]:

@@ -1,0 +1,181 @@
+"""Queries that Django compiles once per process and then runs with new values.
+
+Turning a queryset into SQL (resolving the lookups, the joins, the columns) costs ten to forty
+times what the database then takes to answer: about 0.3 ms against 0.01 ms for a look-up by key
+on SQLite. A floor judge's preview and submit run a dozen such look-ups, always the same ones, so
+most of their time went into compiling the same SQL again. A ``PreparedQuery`` is written as an
+ordinary ``values_list`` queryset; it is compiled the first time it runs, on the connection it
+runs on, with a placeholder value standing for each parameter, and later runs bind the new values
+in the placeholders' places and convert the rows exactly as the ORM would (the same converters).
+
+What it accepts is checked when it compiles, so a query it cannot prepare fails at once, in tests,
+and never answers wrongly: every parameter must reach the SQL as a value of its own (an exact or
+ordered comparison; not ``__in`` over a list, nor ``__contains``, which rewrite the value), and the
+columns must come in the order the ``values_list`` names them.
+
+``instance`` turns a row, or part of one, into a model instance as the ORM would have loaded it.
+"""
+
+import datetime
+import threading
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Model, QuerySet
+from django.db.models.sql.compiler import SQLCompiler
+
+type ParamType = type[int] | type[str] | type[datetime.datetime] | type[uuid.UUID]
+
+# Placeholder values: of the parameter's type, within every column's range (Django leaves an
+# integer beyond a column's range out of the SQL altogether), and unlike any real value.
+_FIRST_INTEGER = 1_987_654_321
+_FIRST_MOMENT = datetime.datetime(2001, 2, 3, 4, 5, 6, tzinfo=datetime.UTC)
+
+
+class PreparedQueryError(TypeError):
+    """The queryset cannot be prepared; raised when it is first compiled."""
+
+
+class _Compiled:
+    """One query compiled for one database connection: its SQL, where each parameter goes, and
+    the compiler that knows how to convert its rows."""
+
+    def __init__(
+        self,
+        sql: str,
+        params: list[Any],
+        slots: dict[str, list[int]],
+        compiler: SQLCompiler,
+    ) -> None:
+        self.sql = sql
+        self.params = params
+        self.slots = slots
+        self.converters = compiler.get_converters(
+            [column[0] for column in compiler.select[: compiler.col_count]]
+        )
+
+
+class PreparedQuery:
+    """A ``values_list`` queryset with named parameters, compiled once per process for the
+    default database (the desk has no other).
+
+    ``build`` receives the parameters by name (placeholder values when it compiles) and returns
+    the queryset; ``params`` names each parameter's type (``int``, ``str`` or ``datetime``).
+    """
+
+    def __init__(self, build: Callable[..., QuerySet[Any, Any]], **params: ParamType) -> None:
+        self.build = build
+        self.types = params
+        self._compiled: dict[str, _Compiled] = {}
+        self._lock = threading.Lock()
+
+    def rows(self, **values: Any) -> list[tuple[Any, ...]]:
+        """The query's rows for these values, as ``values_list`` would return them."""
+        if values.keys() != self.types.keys():
+            raise TypeError(f"expected the parameters {sorted(self.types)}, got {sorted(values)}")
+        connection = connections[DEFAULT_DB_ALIAS]
+        compiled = self._compiled.get(DEFAULT_DB_ALIAS) or self._compile(connection)
+        params = list(compiled.params)
+        for name, slots in compiled.slots.items():
+            value = _adapted(connection, self.types[name], values[name])
+            for slot in slots:
+                params[slot] = value
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            fetched = cursor.fetchall()
+        return [_converted(row, compiled.converters, connection) for row in fetched]
+
+    def first(self, **values: Any) -> tuple[Any, ...] | None:
+        rows = self.rows(**values)
+        return rows[0] if rows else None
+
+    def _compile(self, connection: BaseDatabaseWrapper) -> _Compiled:
+        alias = connection.alias
+        with self._lock:
+            if alias in self._compiled:
+                return self._compiled[alias]
+            stand_ins = {
+                name: _stand_in(kind, index)
+                for index, (name, kind) in enumerate(self.types.items())
+            }
+            queryset = self.build(**stand_ins)
+            if not queryset._fields or queryset.query.extra_select:  # type: ignore[attr-defined]
+                raise PreparedQueryError("a prepared query must be a plain values_list queryset")
+            names = [
+                *queryset.query.values_select,
+                *queryset.query.annotation_select,
+            ]
+            if list(queryset._fields) != names:  # type: ignore[attr-defined]
+                raise PreparedQueryError(
+                    f"the columns come as {names}, not in the order asked, {queryset._fields}"  # type: ignore[attr-defined]
+                )
+            compiler = queryset.query.get_compiler(using=alias)
+            sql, params = compiler.as_sql()
+            params = list(params)
+            slots: dict[str, list[int]] = {}
+            for name, stand_in in stand_ins.items():
+                adapted = _adapted(connection, self.types[name], stand_in)
+                slots[name] = [
+                    index
+                    for index, value in enumerate(params)
+                    if type(value) is type(adapted) and value == adapted
+                ]
+                if not slots[name]:
+                    raise PreparedQueryError(
+                        f"the parameter {name!r} does not reach the SQL as a value of its own"
+                    )
+            compiled = _Compiled(sql, params, slots, compiler)
+            self._compiled[alias] = compiled
+            return compiled
+
+
+def _converted(
+    row: Sequence[Any], converters: dict[int, tuple[list[Any], Any]], connection: Any
+) -> tuple[Any, ...]:
+    """The row with each column converted as the ORM converts it (``SQLCompiler.apply_converters``
+    with this thread's connection)."""
+    if not converters:
+        return tuple(row)
+    values = list(row)
+    for position, (functions, expression) in converters.items():
+        for function in functions:
+            values[position] = function(values[position], expression, connection)
+    return tuple(values)
+
+
+def _stand_in(kind: ParamType, index: int) -> Any:
+    if kind is int:
+        return _FIRST_INTEGER + index
+    if kind is str:
+        return f"\ue000prepared-{index}\ue001"
+    if kind is datetime.datetime:
+        return _FIRST_MOMENT + datetime.timedelta(microseconds=index + 1)
+    if kind is uuid.UUID:
+        return uuid.UUID(int=_FIRST_INTEGER + index)
+    raise PreparedQueryError(f"a parameter cannot be of type {kind!r}")
+
+
+def _adapted(connection: BaseDatabaseWrapper, kind: ParamType, value: Any) -> Any:
+    """The value as the ORM hands it to the database driver."""
+    if kind is datetime.datetime:
+        return connection.ops.adapt_datetimefield_value(value)
+    if kind is uuid.UUID:
+        # As UUIDField hands it over: the UUID where the database has the type, else its hex.
+        return value if connection.features.has_native_uuid_field else value.hex
+    if not isinstance(value, kind):
+        raise TypeError(f"expected {kind.__name__}, got {value!r}")
+    return value
+
+
+def instance[M: Model](model: type[M], fields: Sequence[str], values: Iterable[Any]) -> M:
+    """A model instance from column values, as a queryset would have loaded it: the fields not
+    given are deferred. ``fields`` are attribute names (``tournament_id``, not ``tournament``)."""
+    return model.from_db(DEFAULT_DB_ALIAS, list(fields), list(values))
+
+
+def concrete_fields(model: type[Model]) -> list[str]:
+    """Every column of the model by attribute name, in the model's order."""
+    return [field.attname for field in model._meta.concrete_fields]
