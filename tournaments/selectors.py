@@ -113,15 +113,37 @@ def latest_round(*, tournament: Tournament) -> Round | None:
 def current_match(*, registration: Registration, bare: bool = False) -> Match | None:
     """The player's match that has not ended (a bye is not a match and never counts); ``bare``
     reads the match and its round without the players (the caller has them)."""
-    related = ("round",) if bare else ("round", "player1__player", "player2__player")
+    if bare:
+        row = _BARE_CURRENT_MATCH.first(registration=registration.pk)
+        if row is None:
+            return None
+        split = len(_MATCH_FIELDS)
+        match = instance(Match, _MATCH_FIELDS, row[:split])
+        match.round = instance(Round, _ROUND_FIELDS, row[split:])
+        return match
     return (
         Match.objects.of(registration)
         .in_progress()
         .filter(player2__isnull=False)
-        .select_related(*related)
+        .select_related("round", "player1__player", "player2__player")
         .order_by("-round__number")
         .first()
     )
+
+
+_MATCH_FIELDS = concrete_fields(Match)
+_ROUND_FIELDS = concrete_fields(Round)
+# Every submit runs it, under the player's lock (core/prepared.py says why it is prepared).
+_BARE_CURRENT_MATCH = PreparedQuery(
+    lambda registration: (
+        Match.objects.filter(Q(player1_id=registration) | Q(player2_id=registration))
+        .in_progress()
+        .filter(player2__isnull=False)
+        .order_by("-round__number")
+        .values_list(*_MATCH_FIELDS, *(f"round__{name}" for name in _ROUND_FIELDS))[:1]
+    ),
+    registration=int,
+)
 
 
 def plays_a_match(*, registration: Registration) -> bool:
@@ -140,6 +162,24 @@ _PLAYS_A_MATCH = PreparedQuery(
 )
 _REGISTRATION_FIELDS = concrete_fields(Registration)
 _PLAYER_FIELDS = concrete_fields(Player)
+# A registration with its player and its tournament, as one row of a values_list.
+REGISTRATION_ROW = (
+    *_REGISTRATION_FIELDS,
+    *(f"player__{name}" for name in _PLAYER_FIELDS),
+    *(f"tournament__{name}" for name in _TOURNAMENT_FIELDS),
+)
+
+
+def registration_from_row(row: Sequence[object]) -> Registration:
+    """The registration, its player and its tournament of a ``REGISTRATION_ROW``."""
+    player_starts = len(_REGISTRATION_FIELDS)
+    tournament_starts = player_starts + len(_PLAYER_FIELDS)
+    registration = instance(Registration, _REGISTRATION_FIELDS, row[:player_starts])
+    registration.player = instance(Player, _PLAYER_FIELDS, row[player_starts:tournament_starts])
+    registration.tournament = instance(Tournament, _TOURNAMENT_FIELDS, row[tournament_starts:])
+    return registration
+
+
 _REGISTRATION_WITH_PLAYER = PreparedQuery(
     lambda pk, tournament: Registration.objects.filter(pk=pk, tournament_id=tournament).values_list(
         *_REGISTRATION_FIELDS, *(f"player__{name}" for name in _PLAYER_FIELDS)

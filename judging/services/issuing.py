@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
+from core.prepared import PreparedQuery, concrete_fields, instance
 from judging import stacking
 from judging.models import ChangeKind, Infraction, PenaltyRecord, RecordStatus
 from judging.penalties import Moment, Rank
@@ -22,7 +23,7 @@ from judging.services.guards import (
 )
 from judging.services.history import PenaltyOutcome, held_from, held_penalties, log
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Registration, StaffRole
+from tournaments.models import Game, Registration, Round, StaffRole
 
 NEEDS_HEAD_JUDGE = {Rank.DISQUALIFICATION, Rank.DISQUALIFICATION_WITHOUT_PRIZE}
 
@@ -127,15 +128,10 @@ def _issue(
     registration, match = lock_player(registration)
     tournament = registration.tournament
     # One read for both: the player's penalties in force and a record made with this form.
-    rows = list(
-        PenaltyRecord.objects.filter(
-            Q(registration=registration, status=RecordStatus.IN_FORCE)
-            | Q(tournament=tournament, client_key=client_key)
-            if client_key is not None
-            else Q(registration=registration, status=RecordStatus.IN_FORCE)
-        )
-        .select_related("round")
-        .order_by("id")
+    rows = (
+        _records_held_or_keyed(registration.pk, tournament.pk, client_key)
+        if client_key is not None
+        else _records_held(registration.pk)
     )
     existing = next(
         (row for row in rows if client_key is not None and row.client_key == client_key), None
@@ -176,7 +172,7 @@ def _issue(
         # A match in progress is in the latest round: the next one waits until every match ends.
         round=match.round if match else tournament_selectors.latest_round(tournament=tournament),
         issued_in_match=match,
-        issued_in_game=match.games.count() + 1 if match else None,
+        issued_in_game=len(_GAMES_OF_MATCH.rows(match=match.pk)) + 1 if match else None,
         issued_by=issued_by,
         base_rank=ruling.base,
         issued_rank=decision.rank,
@@ -199,6 +195,57 @@ def _issue(
     if not needs_head_judge:
         take_effect(record, match)
     return PenaltyOutcome(record=record)
+
+
+# Every submit runs these, under the player's lock (core/prepared.py says why they are prepared).
+_RECORD_FIELDS = concrete_fields(PenaltyRecord)
+_ROUND_FIELDS = concrete_fields(Round)
+_RECORD_ROW = (*_RECORD_FIELDS, *(f"round__{name}" for name in _ROUND_FIELDS))
+_HELD_OR_KEYED = PreparedQuery(
+    lambda registration, tournament, client_key: (
+        PenaltyRecord.objects.filter(
+            Q(registration_id=registration, status=RecordStatus.IN_FORCE)
+            | Q(tournament_id=tournament, client_key=client_key)
+        )
+        .order_by("id")
+        .values_list(*_RECORD_ROW)
+    ),
+    registration=int,
+    tournament=int,
+    client_key=uuid.UUID,
+)
+_HELD_RECORDS = PreparedQuery(
+    lambda registration: (
+        PenaltyRecord.objects.filter(registration_id=registration, status=RecordStatus.IN_FORCE)
+        .order_by("id")
+        .values_list(*_RECORD_ROW)
+    ),
+    registration=int,
+)
+_GAMES_OF_MATCH = PreparedQuery(
+    lambda match: Game.objects.filter(match_id=match).values_list("id"), match=int
+)
+
+
+def _record_from_row(row: tuple[object, ...]) -> PenaltyRecord:
+    """A record with its round (None when it has none) from a ``_RECORD_ROW``."""
+    split = len(_RECORD_FIELDS)
+    record = instance(PenaltyRecord, _RECORD_FIELDS, row[:split])
+    record.round = instance(Round, _ROUND_FIELDS, row[split:]) if row[split] is not None else None
+    return record
+
+
+def _records_held_or_keyed(
+    registration: int, tournament: int, client_key: uuid.UUID
+) -> list[PenaltyRecord]:
+    rows = _HELD_OR_KEYED.rows(
+        registration=registration, tournament=tournament, client_key=client_key
+    )
+    return [_record_from_row(row) for row in rows]
+
+
+def _records_held(registration: int) -> list[PenaltyRecord]:
+    return [_record_from_row(row) for row in _HELD_RECORDS.rows(registration=registration)]
 
 
 def _rule(

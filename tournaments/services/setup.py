@@ -10,11 +10,12 @@ from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
+from core.prepared import PreparedQuery
 from players import services as player_services
 from players.models import Player
 from tournaments import selectors
@@ -50,18 +51,31 @@ def lock_registrations(ids: Iterable[int]) -> dict[int, Registration]:
 def lock_player_and_opponent(registration_id: int) -> dict[int, Registration]:
     """Lock the player and whoever plays them in a match in progress, in one statement and in
     the same order as ``lock_registrations``; return the rows fresh."""
+    return {
+        registration.pk: registration
+        for registration in map(
+            selectors.registration_from_row,
+            _LOCK_PLAYER_AND_OPPONENT.rows(registration=registration_id),
+        )
+    }
+
+
+def _lock_player_and_opponent(registration: int) -> QuerySet[Registration, tuple[object, ...]]:
     in_play = Match.objects.filter(ended_at__isnull=True, player2__isnull=False)
-    rows = (
+    return (
         Registration.objects.select_for_update()
         .filter(
-            Q(pk=registration_id)
-            | Q(pk__in=in_play.filter(player1_id=registration_id).values("player2_id"))
-            | Q(pk__in=in_play.filter(player2_id=registration_id).values("player1_id"))
+            Q(pk=registration)
+            | Q(pk__in=in_play.filter(player1_id=registration).values("player2_id"))
+            | Q(pk__in=in_play.filter(player2_id=registration).values("player1_id"))
         )
         .order_by("pk")
-        .select_related("player", "tournament")
+        .values_list(*selectors.REGISTRATION_ROW)
     )
-    return {row.pk: row for row in rows}
+
+
+# Every submit runs it (core/prepared.py says why it is prepared).
+_LOCK_PLAYER_AND_OPPONENT = PreparedQuery(_lock_player_and_opponent, registration=int)
 
 
 def create_tournament(
