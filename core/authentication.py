@@ -15,7 +15,7 @@ _USER = PreparedQuery(lambda pk: User.objects.filter(pk=pk).values_list(*_USER_F
 
 
 class ModelBackend(backends.ModelBackend):
-    def get_user(self, user_id: int) -> User | None:  # type: ignore[override]
+    def get_user(self, user_id: int) -> User | None:
         row = _USER.first(pk=int(user_id))
         if row is None:
             return None

@@ -24,10 +24,10 @@ _SESSION = PreparedQuery(
 
 class SessionStore(DatabaseSessionStore):
     def _get_session_from_db(self) -> Session | None:
-        # Django's store looks the key up only when the cookie carries one.
-        row = _SESSION.first(key=self.session_key, now=timezone.now())
-        if row is None:
+        key = self.session_key
+        row = _SESSION.first(key=key, now=timezone.now()) if key is not None else None
+        if key is None or row is None:
             self._session_key = None
             return None
         data, expire_date = row
-        return Session(session_key=self.session_key, session_data=data, expire_date=expire_date)
+        return Session(session_key=key, session_data=data, expire_date=expire_date)

@@ -50,7 +50,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def _close(self) -> None:
         raw = self.connection
         if raw is None or not getattr(self, "max_idle", 0) or self.errors_occurred:
-            super()._close()
+            super()._close()  # type: ignore[misc]
             return
         with self.wrap_database_errors:
             if raw.in_transaction:
@@ -58,4 +58,4 @@ class DatabaseWrapper(base.DatabaseWrapper):
         try:
             self._pool().put_nowait(raw)
         except queue.Full:
-            super()._close()
+            super()._close()  # type: ignore[misc]

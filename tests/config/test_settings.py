@@ -61,4 +61,8 @@ def test_sqlite_queues_writers_instead_of_failing_them(tmp_path):
 def test_postgresql_keeps_a_pool_of_connections():
     options = database_options("postgres://u:p@localhost/desk")
 
-    assert options == {"pool": {"min_size": 2, "max_size": 20, "timeout": 20}}
+    assert options == {
+        "pool": {"min_size": 2, "max_size": 20, "timeout": 20},
+        "server_side_binding": True,
+        "prepare_threshold": 5,
+    }
