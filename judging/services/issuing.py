@@ -223,7 +223,7 @@ _HELD_RECORDS = PreparedQuery(
     registration=int,
 )
 _GAMES_OF_MATCH = PreparedQuery(
-    lambda match: Game.objects.filter(match_id=match).values_list("id"), match=int
+    lambda match: Game.objects.filter(match_id=match).order_by().values_list("id"), match=int
 )
 
 

@@ -1,0 +1,195 @@
+"""Prepared queries (core/prepared.py) answer as the ORM would, compile once, and refuse what they
+cannot bind."""
+
+import datetime
+import uuid
+
+import pytest
+from django.contrib.sessions.models import Session
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from core.prepared import PreparedQuery, PreparedQueryError, concrete_fields, instance
+from judging.models import PenaltyRecord
+from tournaments import selectors
+from tournaments.models import Match, Registration, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def by_slug() -> PreparedQuery:
+    return PreparedQuery(
+        lambda slug: Tournament.objects.filter(slug=slug).values_list("id", "name", "date"),
+        slug=str,
+    )
+
+
+def test_each_run_binds_its_own_values(desk):
+    other = type(desk).create(players=0)
+    query = by_slug()
+
+    first = query.rows(slug=desk.tournament.slug)
+    second = query.rows(slug=other.tournament.slug)
+    missing = query.rows(slug="no-such-tournament")
+
+    assert first == [(desk.tournament.pk, desk.tournament.name, desk.tournament.date)]
+    assert second == [(other.tournament.pk, other.tournament.name, other.tournament.date)]
+    assert missing == []
+
+
+def test_it_compiles_once_and_runs_one_query_with_the_same_sql(desk):
+    query = by_slug()
+    query.rows(slug="warm-up")
+
+    with CaptureQueriesContext(connection) as first:
+        query.rows(slug=desk.tournament.slug)
+    with CaptureQueriesContext(connection) as second:
+        query.rows(slug="another")
+
+    assert len(first) == len(second) == 1
+    # The same statement both times (only the values differ), as PostgreSQL's statement cache
+    # needs it; the debug log shows the values filled in, so compare it with them taken out.
+    assert first[0]["sql"].replace(desk.tournament.slug, "?") == second[0]["sql"].replace(
+        "another", "?"
+    )
+
+
+def test_rows_are_converted_as_the_orm_converts_them(desk):
+    desk.pair((0, 1), (2, 3))
+    record = desk.issue(0, "1.4")
+    fields = concrete_fields(PenaltyRecord)
+    query = PreparedQuery(
+        lambda pk: PenaltyRecord.objects.filter(pk=pk).values_list(*fields), pk=int
+    )
+
+    (row,) = query.rows(pk=record.pk)
+    (expected,) = PenaltyRecord.objects.filter(pk=record.pk).values_list(*fields)
+
+    assert row == expected
+    loaded = instance(PenaltyRecord, fields, row)
+    assert loaded == record
+    assert loaded.issued_at == record.issued_at
+    assert loaded.issued_at.tzinfo is not None
+    assert isinstance(loaded.deferred, bool)
+    assert loaded.client_key == record.client_key
+    assert loaded.explanation == PenaltyRecord.objects.get(pk=record.pk).explanation
+
+
+def test_a_moment_and_a_uuid_bind_as_the_orm_binds_them(desk):
+    desk.pair((0, 1), (2, 3))
+    key = uuid.uuid4()
+    record = desk.issue(0, "1.4", client_key=key)
+    by_key = PreparedQuery(
+        lambda key: PenaltyRecord.objects.filter(client_key=key).values_list("id"),
+        key=uuid.UUID,
+    )
+    since = PreparedQuery(
+        lambda moment: PenaltyRecord.objects.filter(issued_at__gte=moment).values_list("id"),
+        moment=datetime.datetime,
+    )
+    before = record.issued_at - datetime.timedelta(seconds=1)
+    after = record.issued_at + datetime.timedelta(seconds=1)
+
+    assert by_key.rows(key=key) == [(record.pk,)]
+    assert by_key.rows(key=uuid.uuid4()) == []
+    assert since.rows(moment=before) == [(record.pk,)]
+    assert since.rows(moment=after) == []
+
+
+def test_a_value_used_twice_is_bound_in_both_places(desk):
+    desk.pair((0, 1), (2, 3))
+
+    assert selectors.plays_a_match(registration=desk.players[1])
+    desk.finish(1)
+    assert not selectors.plays_a_match(registration=desk.players[1])
+    assert not selectors.plays_a_match(registration=desk.players[0])
+    assert selectors.plays_a_match(registration=desk.players[2])
+
+
+def test_the_hot_path_reads_agree_with_the_orm(desk):
+    desk.pair((0, 1), (2, 3))
+
+    tournament, roles = selectors.staff_access(slug=desk.tournament.slug, user=desk.head)
+    assert tournament == desk.tournament
+    assert tournament is not None and tournament.name == desk.tournament.name
+    assert roles == {"head_judge"}
+
+    registration = selectors.registration_in(tournament=desk.tournament, pk=desk.players[2].pk)
+    expected = Registration.objects.select_related("player").get(pk=desk.players[2].pk)
+    assert registration is not None
+    assert registration.player.name == expected.player.name
+    assert registration.status == expected.status
+    assert registration.registered_at == expected.registered_at
+
+    other = type(desk).create(players=1)
+    assert selectors.registration_in(tournament=desk.tournament, pk=other.players[0].pk) is None
+
+    match = selectors.current_match(registration=desk.players[2], bare=True)
+    full = selectors.current_match(registration=desk.players[2])
+    assert isinstance(match, Match) and full is not None
+    assert (match.pk, match.round.number, match.table) == (full.pk, full.round.number, full.table)
+
+
+def test_a_session_reads_as_django_reads_it(client, desk):
+    from core.sessions import SessionStore
+
+    client.force_login(desk.floor)
+    key = client.session.session_key
+
+    assert SessionStore(key).load() == client.session.load()
+    assert SessionStore("no-such-key").load() == {}
+    Session.objects.filter(session_key=key).update(
+        expire_date=timezone.now() - datetime.timedelta(seconds=1)
+    )
+    assert SessionStore(key).load() == {}
+
+
+def test_an_inactive_user_is_not_signed_in(client, desk):
+    from core.authentication import ModelBackend
+
+    assert ModelBackend().get_user(desk.floor.pk) == desk.floor
+    desk.floor.is_active = False
+    desk.floor.save()
+
+    assert ModelBackend().get_user(desk.floor.pk) is None
+    assert ModelBackend().get_user(10**9) is None
+
+
+@pytest.mark.parametrize(
+    ("build", "problem"),
+    [
+        (
+            lambda pk: Tournament.objects.filter(pk__in=[pk]).values_list("id"),
+            None,  # An __in with one value binds like an exact match: allowed.
+        ),
+        (
+            lambda slug: Tournament.objects.filter(slug__contains=slug).values_list("id"),
+            "does not reach the SQL as a value of its own",
+        ),
+        (
+            lambda slug: Tournament.objects.filter(slug=slug),
+            "plain values_list",
+        ),
+    ],
+)
+def test_what_it_cannot_bind_is_refused_when_it_compiles(desk, build, problem):
+    kind = int if "pk" in build.__code__.co_varnames else str
+    name = build.__code__.co_varnames[0]
+    query = PreparedQuery(build, **{name: kind})
+    value = desk.tournament.pk if kind is int else desk.tournament.slug
+
+    if problem is None:
+        assert query.rows(**{name: value}) == [(desk.tournament.pk,)]
+        return
+    with pytest.raises(PreparedQueryError, match=problem):
+        query.rows(**{name: value})
+
+
+def test_the_wrong_parameters_are_refused():
+    query = by_slug()
+
+    with pytest.raises(TypeError):
+        query.rows(name="x")
+    with pytest.raises(TypeError):
+        query.rows(slug=5)
