@@ -80,3 +80,26 @@ def test_an_event_without_any_says_so(desk):
     text = handle.getvalue().decode()
     assert "Дополнительного времени не давали." in text
     assert "Судью со столов не вызывали." in text
+
+
+def test_the_screen_shows_the_first_rows_and_says_how_many_there_are(event, monkeypatch):
+    import floor.report
+
+    monkeypatch.setattr(floor.report, "SCREEN_ROWS", 1)
+    services.extend_time(
+        match=event.match_of(2),
+        minutes=2,
+        reason="deck_check",
+        given_by=event.floor,
+        client_key=uuid.uuid4(),
+    )
+    services.call_judge(tournament=event.tournament, table=1, caller="y")
+    client = Client()
+    client.force_login(event.head)
+    response = client.get(reverse("judging:report", args=[event.tournament.slug]))
+    page = b"".join(response.streaming_content).decode()
+    extensions = page[page.index('id="report-extensions"') : page.index('id="report-calls"')]
+    calls = page[page.index('id="report-calls"') :]
+
+    assert "Первые 1 из 2" in extensions
+    assert "Первые 1 из 2" in calls
