@@ -33,6 +33,19 @@ class DatabaseWrapper(base.DatabaseWrapper):
         self.max_idle = int(pool.get("max_idle", 0))
         return params
 
+    @classmethod
+    def close_idle_connections(cls) -> None:
+        """Close every connection waiting in the pools (a test that switched the pool on and off
+        again; a process that is about to replace its database file)."""
+        with cls._idle_lock:
+            pools = list(cls._idle.values())
+        for idle in pools:
+            while True:
+                try:
+                    idle.get_nowait().close()
+                except queue.Empty:
+                    break
+
     def _pool(self) -> queue.LifoQueue[Any]:
         name = str(self.settings_dict["NAME"])
         with self._idle_lock:
