@@ -4,7 +4,8 @@ An XLSX or CSV export of a large event is seconds of Python work (rows, cells, z
 thread of the server process it holds the interpreter's lock in turns with the judges' requests,
 and their submits wait on it. A separate process has an interpreter of its own: it reads the
 database on its own connection and writes the file into a temporary file, which the server then
-streams to the client and deletes.
+streams to the client and deletes. The process runs at a lower CPU priority than the server, so
+that while an export is built the judges' requests still come first.
 
 The processes are started once (``DESK_EXPORT_PROCESSES`` of them, by spawning, not forking: the
 server's threads and database connections are not copied) and serve every later export; each
@@ -24,6 +25,8 @@ from typing import Any
 from django.conf import settings
 
 _executor: ProcessPoolExecutor | None = None
+# How much lower than the server's an export process's CPU priority is (Unix niceness).
+EXPORT_NICENESS = 10
 _starting = threading.Lock()
 
 
@@ -36,6 +39,9 @@ def _start(settings_module: str, databases: dict[str, Any]) -> None:
 
     process_settings.DATABASES = databases
     django.setup()
+    # An export can wait a moment; a judge at a table cannot: on a venue laptop's few cores the
+    # scheduler gives the server's requests the CPU first.
+    os.nice(EXPORT_NICENESS)
     # The process holds its own end of the pipe its work comes through, so it would outlive a
     # server stopped without shutting it down (a signal, a crash): it ends with its server.
     server = os.getppid()

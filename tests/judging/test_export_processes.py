@@ -62,3 +62,19 @@ def test_the_whole_report_workbook_is_built_in_an_export_process_too(asgi_server
     workbook = openpyxl.load_workbook(io.BytesIO(content), read_only=True)
     assert workbook.sheetnames[0] == "Сведения о турнире"
     assert "Дисквалификации" in workbook.sheetnames
+
+
+def test_an_export_process_yields_the_cpu_to_the_server(asgi_server, settings):
+    from judging import export_processes
+
+    event = Event()
+    client = Client()
+    client.force_login(event.desk.organiser)
+    session = client.cookies["sessionid"].value
+    settings.DESK_EXPORT_PROCESSES = 1
+    download(asgi_server, export_url(event.desk, "penalties", "csv"), session)
+
+    # os.nice(0) answers the niceness of the process it runs in.
+    exporting = export_processes._pool().submit(os.nice, 0).result(timeout=30)
+
+    assert exporting >= min(os.nice(0) + export_processes.EXPORT_NICENESS, 19)
