@@ -33,15 +33,15 @@ _starting = threading.Lock()
 def _start(settings_module: str, databases: dict[str, Any]) -> None:
     """Each process once: Django with the server's settings and the very databases it uses (a
     test run's test database included)."""
+    # An export can wait a moment; a judge at a table cannot: on a venue laptop's few cores the
+    # scheduler gives the server's requests the CPU first, from Django's start-up on.
+    os.nice(EXPORT_NICENESS)
     os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
     import django
     from django.conf import settings as process_settings
 
     process_settings.DATABASES = databases
     django.setup()
-    # An export can wait a moment; a judge at a table cannot: on a venue laptop's few cores the
-    # scheduler gives the server's requests the CPU first.
-    os.nice(EXPORT_NICENESS)
     # The process holds its own end of the pipe its work comes through, so it would outlive a
     # server stopped without shutting it down (a signal, a crash): it ends with its server.
     server = os.getppid()
