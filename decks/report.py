@@ -19,13 +19,14 @@ PAGE_ROWS = 50
 def read_section(*, tournament: Tournament, whole: bool) -> dict[str, Any]:
     from decks import selectors
 
-    findings = selectors.tournament_findings(tournament=tournament)
-    checks = selectors.deck_checks(tournament=tournament)
+    # Read a page at a time, as the deck screens are: the report's page reads its 50 rows only.
+    findings = selectors.finding_rows(tournament=tournament)
+    checks = selectors.check_rows(tournament=tournament)
     return {
         "uses_decklists": tournament.uses_decklists,
-        "findings": findings if whole else findings[:PAGE_ROWS],
+        "findings": list(findings) if whole else findings[:PAGE_ROWS],
         "findings_total": len(findings),
-        "checks": checks if whole else checks[:PAGE_ROWS],
+        "checks": list(checks) if whole else checks[:PAGE_ROWS],
         "checks_total": len(checks),
         "penalties": selectors.deck_penalties(tournament=tournament),
     }

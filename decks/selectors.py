@@ -1,11 +1,13 @@
 """Reads of the decks app: rules, pools, lists, findings and deck checks."""
 
 import datetime
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import cache, cached_property
+from typing import Any, overload
 from urllib.parse import urlencode
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -18,7 +20,6 @@ from decks.models import (
     DeckListLine,
     DeckRules,
     Finding,
-    SubmissionCode,
 )
 from decks.parsing import CardInfo, ParsedLine, PoolIndex
 from decks.rules import RuleSet
@@ -106,6 +107,44 @@ def log_query(*, registration_id: int, code: str, sub_item: str, note: str) -> s
     )
 
 
+class Window[T](Sequence[T]):
+    """A tournament-long list read one slice at a time, for ``Paginator``: it asks for the
+    count and then for the one page it shows, so a screen's work does not grow with the event.
+
+    ``count`` says how many rows there are; ``rows(start, stop)`` reads those rows, in order.
+    """
+
+    def __init__(self, *, count: Callable[[], int], rows: Callable[[int, int], list[T]]) -> None:
+        self._count = count
+        self._rows = rows
+
+    @cached_property
+    def total(self) -> int:
+        return self._count()
+
+    def __len__(self) -> int:
+        return self.total
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+
+    def __getitem__(self, index: int | slice) -> T | list[T]:
+        if isinstance(index, int):
+            position = range(len(self))[index]
+            return self._rows(position, position + 1)[0]
+        start, stop, step = index.indices(len(self))
+        if step != 1:
+            raise ValueError("A window is read in order, one row after another.")
+        return self._rows(start, stop) if start < stop else []
+
+    def __iter__(self) -> Iterator[T]:
+        # The whole list in one read (the report and its exports), not one read per row.
+        return iter(self[:])
+
+
 @dataclass(frozen=True)
 class FindingRow:
     registration: Registration
@@ -154,45 +193,107 @@ def missing_since(*, tournament: Tournament, rules: DeckRules | None) -> datetim
     return min(moments) if moments else None
 
 
-def missing_lists(*, tournament: Tournament) -> list[FindingRow]:
-    """1.1 а for every playing player without a list, once the deadline or first pairing came."""
-    if not tournament.uses_decklists:
-        return []
-    since = missing_since(tournament=tournament, rules=rules_for(tournament=tournament))
-    if since is None:
-        return []
-    without = (
+def _without_list(*, tournament: Tournament) -> QuerySet[Registration]:
+    """The playing (not dropped) players without a list, by name."""
+    return (
         Registration.objects.filter(tournament=tournament, decklist__isnull=True)
         .exclude(status=RegistrationStatus.DROPPED)
         .select_related("player")
-        .order_by("player__name")
+        .order_by("player__name", "pk")
     )
-    return [
-        FindingRow(
-            registration=registration,
-            code="1.1",
-            sub_item="а",
-            kind="missing",
-            params={},
-            found_at=since,
-            text=describe("missing", {}),
+
+
+def _missing_row(registration: Registration, since: datetime.datetime) -> FindingRow:
+    return FindingRow(
+        registration=registration,
+        code="1.1",
+        sub_item="а",
+        kind="missing",
+        params={},
+        found_at=since,
+        text=describe("missing", {}),
+    )
+
+
+def _missing_from(*, tournament: Tournament) -> datetime.datetime | None:
+    """When missing lists became findings; None while they are not (or lists are not used)."""
+    if not tournament.uses_decklists:
+        return None
+    return missing_since(tournament=tournament, rules=rules_for(tournament=tournament))
+
+
+def missing_lists(
+    *, tournament: Tournament, registration: Registration | None = None
+) -> list[FindingRow]:
+    """1.1 а for every playing player without a list (or for ``registration`` only), once the
+    deadline or first pairing came."""
+    since = _missing_from(tournament=tournament)
+    if since is None:
+        return []
+    without = _without_list(tournament=tournament)
+    if registration is not None:
+        without = without.filter(pk=registration.pk)
+    return [_missing_row(r, since) for r in without]
+
+
+def missing_count(*, tournament: Tournament) -> int:
+    """How many players have a missing list (1.1 а), without reading them."""
+    if _missing_from(tournament=tournament) is None:
+        return 0
+    return _without_list(tournament=tournament).count()
+
+
+def finding_rows(*, tournament: Tournament) -> Window[FindingRow]:
+    """Every finding of the tournament, newest first; a missing list from when it became one.
+
+    Every missing list dates from the same moment, so in this order they are one block, by
+    player name: the saved findings from that moment on (a tie goes to the saved finding), then
+    the missing lists, then the older saved findings. Any window of the order is therefore one
+    slice of the saved findings and one of the missing lists: two counts and at most two reads,
+    whatever the size of the event.
+    """
+    saved = (
+        Finding.objects.filter(tournament=tournament)
+        .select_related("registration__player")
+        .order_by("-created_at", "-id")
+    )
+    since = _missing_from(tournament=tournament)
+    without = _without_list(tournament=tournament)
+
+    @cache
+    def sizes() -> tuple[int, int, int]:
+        """The saved findings not older than the missing lists, the missing lists, all saved."""
+        if since is None:
+            total = saved.count()
+            return total, 0, total
+        counted = saved.aggregate(
+            newer=Count("id", filter=Q(created_at__gte=since)), total=Count("id")
         )
-        for registration in without
-    ]
+        return counted["newer"], without.count(), counted["total"]
+
+    def rows(start: int, stop: int) -> list[FindingRow]:
+        newer, missing, _total = sizes()
+
+        def saved_at(position: int) -> int:
+            # The saved findings before ``position`` of the merged order.
+            return min(position, newer) + max(0, position - newer - missing)
+
+        def missing_at(position: int) -> int:
+            return min(max(0, position - newer), missing)
+
+        first, last = saved_at(start), saved_at(stop)
+        found = [_row(f) for f in saved[first:last]] if first < last else []
+        low, high = missing_at(start), missing_at(stop)
+        absent = [_missing_row(r, since) for r in without[low:high]] if since and low < high else []
+        before = max(0, min(newer, last) - first)
+        return found[:before] + absent + found[before:]
+
+    return Window(count=lambda: sizes()[1] + sizes()[2], rows=rows)
 
 
 def tournament_findings(*, tournament: Tournament) -> list[FindingRow]:
-    """Every finding of the tournament, newest first; a missing list from when it became one."""
-    saved = [
-        _row(finding)
-        for finding in Finding.objects.filter(tournament=tournament).select_related(
-            "registration__player"
-        )
-    ]
-    rows = saved + missing_lists(tournament=tournament)
-    epoch = datetime.datetime.min.replace(tzinfo=datetime.UTC)
-    rows.sort(key=lambda row: row.found_at or epoch, reverse=True)
-    return rows
+    """Every finding of the tournament in the screen's order, for the report and the exports."""
+    return list(finding_rows(tournament=tournament))
 
 
 def player_findings(*, registration: Registration) -> list[FindingRow]:
@@ -203,11 +304,7 @@ def player_findings(*, registration: Registration) -> list[FindingRow]:
         .order_by("id")
     ]
     if not rows:
-        rows = [
-            row
-            for row in missing_lists(tournament=registration.tournament)
-            if row.registration.pk == registration.pk
-        ]
+        rows = missing_lists(tournament=registration.tournament, registration=registration)
     return rows
 
 
@@ -230,31 +327,37 @@ class PlayerListRow:
     code: str
 
 
-def player_rows(*, tournament: Tournament) -> list[PlayerListRow]:
-    """Each player with their list's state and the number of its findings: three queries."""
-    registrations = list(
-        Registration.objects.filter(tournament=tournament).select_related("player")
+def player_rows(*, tournament: Tournament) -> Window[PlayerListRow]:
+    """Each player by name with their list's state, its findings and their personal code: a
+    count, then a page of players with their lists and codes and the page's finding counts."""
+    registrations = (
+        Registration.objects.filter(tournament=tournament)
+        .select_related("player", "decklist", "submission_code")
+        # The screen shows a list's version, never its text (up to 20,000 characters).
+        .defer("decklist__text")
+        .order_by("player__name", "pk")
     )
-    lists = {d.registration_id: d for d in DeckList.objects.filter(tournament=tournament)}
-    counts: dict[int, int] = {}
-    for registration_id in Finding.objects.filter(tournament=tournament).values_list(
-        "registration_id", flat=True
-    ):
-        counts[registration_id] = counts.get(registration_id, 0) + 1
-    codes = dict(
-        SubmissionCode.objects.filter(registration__tournament=tournament).values_list(
-            "registration_id", "code"
+
+    def rows(start: int, stop: int) -> list[PlayerListRow]:
+        page = list(registrations[start:stop])
+        counts = dict(
+            Finding.objects.filter(registration__in=page)
+            .order_by()
+            .values("registration_id")
+            .annotate(n=Count("id"))
+            .values_list("registration_id", "n")
         )
-    )
-    return [
-        PlayerListRow(
-            registration=r,
-            decklist=lists.get(r.pk),
-            findings=counts.get(r.pk, 0),
-            code=codes.get(r.pk, ""),
-        )
-        for r in registrations
-    ]
+        return [
+            PlayerListRow(
+                registration=r,
+                decklist=getattr(r, "decklist", None),
+                findings=counts.get(r.pk, 0),
+                code=getattr(getattr(r, "submission_code", None), "code", ""),
+            )
+            for r in page
+        ]
+
+    return Window(count=registrations.count, rows=rows)
 
 
 def current_seat(*, registration: Registration) -> tuple[Round | None, int | None]:
@@ -285,21 +388,32 @@ class CheckRow:
     findings: list[CheckFinding]
 
 
+def _checks(*, tournament: Tournament) -> QuerySet[DeckCheck]:
+    """The tournament's deck checks, newest first (the model's order)."""
+    return DeckCheck.objects.filter(tournament=tournament).select_related(
+        "registration__player", "judge", "round"
+    )
+
+
+def _check_row(check: DeckCheck) -> CheckRow:
+    return CheckRow(check=check, findings=[_check_finding(check, f) for f in check.findings])
+
+
 def deck_checks(
     *, tournament: Tournament, registration: Registration | None = None
 ) -> list[CheckRow]:
-    checks = DeckCheck.objects.filter(tournament=tournament).select_related(
-        "registration__player", "judge", "round"
-    )
+    checks = _checks(tournament=tournament)
     if registration is not None:
         checks = checks.filter(registration=registration)
-    return [
-        CheckRow(
-            check=check,
-            findings=[_check_finding(check, f) for f in check.findings],
-        )
-        for check in checks
-    ]
+    return [_check_row(check) for check in checks]
+
+
+def check_rows(*, tournament: Tournament) -> Window[CheckRow]:
+    """The tournament's deck checks, newest first, read a page at a time."""
+    checks = _checks(tournament=tournament)
+    return Window(
+        count=checks.count, rows=lambda start, stop: [_check_row(c) for c in checks[start:stop]]
+    )
 
 
 def _check_finding(check: DeckCheck, finding: dict[str, Any]) -> CheckFinding:

@@ -60,7 +60,7 @@ def overview(request: DeskRequest, access: Access) -> HttpResponse:
             "rules": rules,
             "locked": services.lists_locked(tournament=tournament, rules=rules),
             "rows": _page(request, selectors.player_rows(tournament=tournament)),
-            "missing": selectors.missing_lists(tournament=tournament),
+            "missing": selectors.missing_count(tournament=tournament),
             "submit_url": request.build_absolute_uri(
                 reverse("decks:submit", args=[tournament.slug])
             ),
@@ -218,7 +218,7 @@ def findings(request: DeskRequest, access: Access) -> HttpResponse:
         {
             "access": access,
             "tournament": access.tournament,
-            "findings": _page(request, selectors.tournament_findings(tournament=access.tournament)),
+            "findings": _page(request, selectors.finding_rows(tournament=access.tournament)),
         },
     )
 
@@ -273,8 +273,9 @@ def deck_check(request: DeskRequest, access: Access, registration_id: int) -> Ht
     )
 
 
-def _page[T](request: DeskRequest, rows: list[T]) -> Page[T]:
-    """One page of a tournament-long list: the screen stays the same size at 2,000 players."""
+def _page[T](request: DeskRequest, rows: selectors.Window[T]) -> Page[T]:
+    """One page of a tournament-long list: the screen stays the same size at 2,000 players, and
+    only the page's rows are read (with their count)."""
     return Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
 
 
@@ -282,7 +283,7 @@ def _checks_context(request: DeskRequest, access: Access, **extra: object) -> di
     return {
         "access": access,
         "tournament": access.tournament,
-        "checks": _page(request, selectors.deck_checks(tournament=access.tournament)),
+        "checks": _page(request, selectors.check_rows(tournament=access.tournament)),
         "picks": DeckCheckPick.objects.filter(tournament=access.tournament).select_related("round")[
             :5
         ],

@@ -143,6 +143,18 @@ def match_result(request: DeskRequest, access: Access, match_id: int) -> HttpRes
     return _match_row(request, access, match, url, notice=_("Result saved."))
 
 
+def _tell_and_redirect(
+    request: DeskRequest, url: str, *, error: DomainError | None, notice: str
+) -> HttpResponse:
+    """Without HTMX, a result screen tells the refusal or the notice as a message for the next
+    page and sends the browser back to the screen."""
+    if error:
+        message_refusal(request, error)
+    else:
+        messages.success(request, notice)
+    return redirect(url)
+
+
 def _match_row(
     request: DeskRequest,
     access: Access,
@@ -154,11 +166,7 @@ def _match_row(
     form: ResultForm | None = None,
 ) -> HttpResponse:
     if not request.htmx:
-        if error:
-            message_refusal(request, error)
-        else:
-            messages.success(request, notice)
-        return redirect(url)
+        return _tell_and_redirect(request, url, error=error, notice=notice)
     row = selectors.round_matches(round_=match.round, only=match.pk)[0]
     return render(
         request,
@@ -227,11 +235,8 @@ def _match_done(
     form: CorrectionForm | None = None,
 ) -> HttpResponse:
     if not request.htmx:
-        if error:
-            message_refusal(request, error)
-        else:
-            messages.success(request, notice)
-        return redirect("tournaments:match", slug=access.tournament.slug, match_id=match.pk)
+        url = reverse("tournaments:match", args=[access.tournament.slug, match.pk])
+        return _tell_and_redirect(request, url, error=error, notice=notice)
     match.refresh_from_db()
     context = _match_context(
         access,
