@@ -26,13 +26,19 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model, QuerySet
 from django.db.models.sql.compiler import SQLCompiler
+from django.db.transaction import TransactionManagementError
+from django.utils import timezone
 
 type ParamType = type[int] | type[str] | type[datetime.datetime] | type[uuid.UUID]
 
-# Placeholder values: of the parameter's type, within every column's range (Django leaves an
-# integer beyond a column's range out of the SQL altogether), and unlike any real value.
-_FIRST_INTEGER = 1_987_654_321
-_FIRST_MOMENT = datetime.datetime(2001, 2, 3, 4, 5, 6, tzinfo=datetime.UTC)
+# Stand-in values: of the parameter's type, within every column's range (Django leaves a
+# comparison with an integer beyond the column's range out of the SQL: a small integer column
+# ends at 32,767), and unlike the constants a query holds. Each query is compiled with two sets.
+_FIRST_INTEGERS = (29_311, 31_153)
+_FIRST_MOMENTS = (
+    datetime.datetime(2001, 2, 3, 4, 5, 6, tzinfo=datetime.UTC),
+    datetime.datetime(2002, 3, 4, 5, 6, 7, tzinfo=datetime.UTC),
+)
 
 
 class PreparedQueryError(TypeError):
@@ -49,10 +55,13 @@ class _Compiled:
         params: list[Any],
         slots: dict[str, list[int]],
         compiler: SQLCompiler,
+        *,
+        locks: bool,
     ) -> None:
         self.sql = sql
         self.params = params
         self.slots = slots
+        self.locks = locks
         self.converters = compiler.get_converters(
             [column[0] for column in compiler.select[: compiler.col_count]]
         )
@@ -78,6 +87,11 @@ class PreparedQuery:
             raise TypeError(f"expected the parameters {sorted(self.types)}, got {sorted(values)}")
         connection = connections[DEFAULT_DB_ALIAS]
         compiled = self._compiled.get(DEFAULT_DB_ALIAS) or self._compile(connection)
+        if compiled.locks and connection.get_autocommit():
+            # Django checks this when it compiles; a prepared query compiles only once.
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction."
+            )
         params = list(compiled.params)
         for name, slots in compiled.slots.items():
             value = _adapted(connection, self.types[name], values[name])
@@ -97,39 +111,65 @@ class PreparedQuery:
         with self._lock:
             if alias in self._compiled:
                 return self._compiled[alias]
-            stand_ins = {
-                name: _stand_in(kind, index)
-                for index, (name, kind) in enumerate(self.types.items())
-            }
-            queryset = self.build(**stand_ins)
-            if not queryset._fields or queryset.query.extra_select:  # type: ignore[attr-defined]
-                raise PreparedQueryError("a prepared query must be a plain values_list queryset")
-            names = [
-                *queryset.query.values_select,
-                *queryset.query.annotation_select,
+            first = self._compile_with(connection, variant=0)
+            # Compiled again with other stand-ins, the SQL must be the same word for word and
+            # the values must differ exactly in the slots found: this catches a lookup that
+            # compiles differently for some values (Django leaves out a comparison with an
+            # integer beyond the column's range), and a constant of the query that happened to
+            # equal a stand-in.
+            second = self._compile_with(connection, variant=1)
+            if second.sql != first.sql or second.slots != first.slots:
+                raise PreparedQueryError("the query's SQL depends on the values it is given")
+            taken = {slot for slots in first.slots.values() for slot in slots}
+            if any(
+                first.params[index] != second.params[index]
+                for index in range(len(first.params))
+                if index not in taken
+            ):
+                raise PreparedQueryError("the query's SQL depends on the values it is given")
+            self._compiled[alias] = first
+            return first
+
+    def _compile_with(self, connection: BaseDatabaseWrapper, *, variant: int) -> _Compiled:
+        stand_ins = {
+            name: _stand_in(kind, index, variant)
+            for index, (name, kind) in enumerate(self.types.items())
+        }
+        queryset = self.build(**stand_ins)
+        fields = list(getattr(queryset, "_fields", None) or ())
+        query = queryset.query
+        if not fields or query.extra_select:
+            raise PreparedQueryError("a prepared query must be a plain values_list queryset")
+        names = [*query.values_select, *query.annotation_select]
+        if fields != names:
+            raise PreparedQueryError(
+                f"the columns come as {names}, not in the order asked, {fields}"
+            )
+        compiler = query.get_compiler(using=connection.alias)
+        sql, compiled_params = compiler.as_sql()
+        if compiler.has_extra_select or compiler.col_count != len(fields):
+            # DISTINCT with an ordering adds the ordering's columns to the SELECT.
+            raise PreparedQueryError("the query selects columns it was not asked for")
+        params = list(compiled_params)
+        slots: dict[str, list[int]] = {}
+        for name, stand_in in stand_ins.items():
+            adapted = _adapted(connection, self.types[name], stand_in)
+            slots[name] = [
+                index
+                for index, value in enumerate(params)
+                if type(value) is type(adapted) and value == adapted
             ]
-            if list(queryset._fields) != names:  # type: ignore[attr-defined]
+            if not slots[name]:
                 raise PreparedQueryError(
-                    f"the columns come as {names}, not in the order asked, {queryset._fields}"  # type: ignore[attr-defined]
+                    f"the parameter {name!r} does not reach the SQL as a value of its own"
                 )
-            compiler = queryset.query.get_compiler(using=alias)
-            sql, params = compiler.as_sql()
-            params = list(params)
-            slots: dict[str, list[int]] = {}
-            for name, stand_in in stand_ins.items():
-                adapted = _adapted(connection, self.types[name], stand_in)
-                slots[name] = [
-                    index
-                    for index, value in enumerate(params)
-                    if type(value) is type(adapted) and value == adapted
-                ]
-                if not slots[name]:
-                    raise PreparedQueryError(
-                        f"the parameter {name!r} does not reach the SQL as a value of its own"
-                    )
-            compiled = _Compiled(sql, params, slots, compiler)
-            self._compiled[alias] = compiled
-            return compiled
+        return _Compiled(
+            sql,
+            params,
+            slots,
+            compiler,
+            locks=bool(query.select_for_update) and connection.features.has_select_for_update,
+        )
 
 
 def _converted(
@@ -146,21 +186,24 @@ def _converted(
     return tuple(values)
 
 
-def _stand_in(kind: ParamType, index: int) -> Any:
+def _stand_in(kind: ParamType, index: int, variant: int) -> Any:
     if kind is int:
-        return _FIRST_INTEGER + index
+        return _FIRST_INTEGERS[variant] + index
     if kind is str:
-        return f"\ue000prepared-{index}\ue001"
+        return f"\ue000prepared-{variant}-{index}\ue001"
     if kind is datetime.datetime:
-        return _FIRST_MOMENT + datetime.timedelta(microseconds=index + 1)
+        return _FIRST_MOMENTS[variant] + datetime.timedelta(microseconds=index + 1)
     if kind is uuid.UUID:
-        return uuid.UUID(int=_FIRST_INTEGER + index)
+        return uuid.UUID(int=(variant + 1) << 64 | index)
     raise PreparedQueryError(f"a parameter cannot be of type {kind!r}")
 
 
 def _adapted(connection: BaseDatabaseWrapper, kind: ParamType, value: Any) -> Any:
     """The value as the ORM hands it to the database driver."""
     if kind is datetime.datetime:
+        if not isinstance(value, datetime.datetime) or timezone.is_naive(value):
+            # The ORM would read a naive time in the current time zone; say which one instead.
+            raise TypeError(f"expected an aware datetime, got {value!r}")
         return connection.ops.adapt_datetimefield_value(value)
     if kind is uuid.UUID:
         # As UUIDField hands it over: the UUID where the database has the type, else its hex.

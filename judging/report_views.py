@@ -10,7 +10,6 @@ does not slow the judges' requests down, and sent from its file.
 import asyncio
 import contextlib
 import dataclasses
-import itertools
 import math
 import os
 import tempfile
@@ -49,10 +48,17 @@ def report_page(request: DeskRequest, access: Access) -> HttpResponseBase:
     head, rest = report.html_pieces(
         report=built, context=context, request=request, penalties=penalties
     )
-    pieces = itertools.chain([head], report.in_language(translation.get_language(), rest))
+    pieces = _head_then(head, report.in_language(translation.get_language(), rest))
     return StreamingHttpResponse(
         _streamed(request, pieces), content_type="text/html; charset=utf-8"
     )
+
+
+def _head_then(head: str, rest: Iterator[str]) -> Iterator[str]:
+    """The page's head, then the rest; closing it closes the rest (and the rest's cursor), which
+    a chain of iterators would not."""
+    yield head
+    yield from rest
 
 
 def _one_page(built: report.Report, raw: str) -> tuple[report.Report, slice, dict[str, int]]:

@@ -156,6 +156,7 @@ _PLAYS_A_MATCH = PreparedQuery(
         Match.objects.filter(Q(player1_id=registration) | Q(player2_id=registration))
         .in_progress()
         .filter(player2__isnull=False)
+        .order_by()
         .values_list("id")[:1]
     ),
     registration=int,
@@ -181,8 +182,10 @@ def registration_from_row(row: Sequence[object]) -> Registration:
 
 
 _REGISTRATION_WITH_PLAYER = PreparedQuery(
-    lambda pk, tournament: Registration.objects.filter(pk=pk, tournament_id=tournament).values_list(
-        *_REGISTRATION_FIELDS, *(f"player__{name}" for name in _PLAYER_FIELDS)
+    lambda pk, tournament: (
+        Registration.objects.filter(pk=pk, tournament_id=tournament)
+        .order_by()
+        .values_list(*_REGISTRATION_FIELDS, *(f"player__{name}" for name in _PLAYER_FIELDS))
     ),
     pk=int,
     tournament=int,

@@ -10,7 +10,14 @@ waits, idle, for the next request of the same process.
 
 A connection goes back only with no transaction open: one closed in the middle of a transaction
 (an error, a shutdown) is rolled back first, so the next request never inherits another's
-uncommitted writes. A database in memory is never closed by Django, so it is never pooled.
+uncommitted writes; one closed inside ``atomic`` is closed for real. A database in memory is
+never closed by Django, so it is never pooled.
+
+What the pool cannot see: a statement left unfinished (a cursor read half-way and not closed)
+holds a read snapshot of the write-ahead log that the next request would read from. Every
+iterator over a queryset that a response streams must therefore close when the response does
+(``judging.report_views`` closes its pieces, which close their cursor, before the connection goes
+back).
 
 Enabled by ``OPTIONS["pool"] = {"max_idle": N}``; without it the backend is Django's own.
 """
@@ -62,7 +69,14 @@ class DatabaseWrapper(base.DatabaseWrapper):
 
     def _close(self) -> None:
         raw = self.connection
-        if raw is None or not getattr(self, "max_idle", 0) or self.errors_occurred:
+        if (
+            raw is None
+            or not getattr(self, "max_idle", 0)
+            or self.errors_occurred
+            # Closed inside ``atomic``, Django keeps the connection on this wrapper until the
+            # block ends; pooled, another thread could take it meanwhile. It is closed instead.
+            or self.in_atomic_block
+        ):
             super()._close()  # type: ignore[misc]
             return
         with self.wrap_database_errors:

@@ -185,12 +185,18 @@ def html_pieces(
     def rest() -> Iterator[str]:
         piece: list[PenaltyRow] = []
         shown = False
-        for row in records:
-            piece.append(row)
-            if len(piece) == rows_per_piece:
-                yield rows_template.render({"rows": piece})
-                shown = True
-                piece = []
+        try:
+            for row in records:
+                piece.append(row)
+                if len(piece) == rows_per_piece:
+                    yield rows_template.render({"rows": piece})
+                    shown = True
+                    piece = []
+        finally:
+            # Closed half-way (the client went), the rows' cursor closes now, on this thread.
+            close = getattr(records, "close", None)
+            if close is not None:
+                close()
         if piece or not shown:
             # An empty list still renders once: the partial says there are no penalties.
             yield rows_template.render({"rows": piece})
@@ -205,13 +211,20 @@ def in_language[T](language: str, pieces: Iterator[T]) -> Iterator[T]:
     A streamed response is produced after the view has returned, possibly on another thread
     under ASGI, where the language the middleware activated may no longer be current.
     """
-    while True:
-        with translation.override(language):
-            try:
-                piece = next(pieces)
-            except StopIteration:
-                return
-        yield piece
+    try:
+        while True:
+            with translation.override(language):
+                try:
+                    piece = next(pieces)
+                except StopIteration:
+                    return
+            yield piece
+    finally:
+        # A response abandoned half-way (the client went) closes this; the pieces' own cursor
+        # must close with it, on the thread that ran it, before the connection is handed on.
+        close = getattr(pieces, "close", None)
+        if close is not None:
+            close()
 
 
 def write_html(*, tournament: Tournament, handle: IO[bytes]) -> None:

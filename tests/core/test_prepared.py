@@ -7,6 +7,7 @@ import uuid
 import pytest
 from django.contrib.sessions.models import Session
 from django.db import connection
+from django.db.models import Q
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -39,14 +40,22 @@ def test_each_run_binds_its_own_values(desk):
 
 
 def test_it_compiles_once_and_runs_one_query_with_the_same_sql(desk):
-    query = by_slug()
+    built = []
+
+    def build(slug):
+        built.append(slug)
+        return Tournament.objects.filter(slug=slug).values_list("id")
+
+    query = PreparedQuery(build, slug=str)
     query.rows(slug="warm-up")
+    compiled = len(built)  # Twice: once with each set of stand-ins (core/prepared.py).
 
     with CaptureQueriesContext(connection) as first:
         query.rows(slug=desk.tournament.slug)
     with CaptureQueriesContext(connection) as second:
         query.rows(slug="another")
 
+    assert len(built) == compiled == 2
     assert len(first) == len(second) == 1
     # The same statement both times (only the values differ), as PostgreSQL's statement cache
     # needs it; the debug log shows the values filled in, so compare it with them taken out.
@@ -132,17 +141,24 @@ def test_the_hot_path_reads_agree_with_the_orm(desk):
 
 
 def test_a_session_reads_as_django_reads_it(client, desk):
+    from django.contrib.sessions.backends.db import SessionStore as DjangoStore
+
     from core.sessions import SessionStore
 
     client.force_login(desk.floor)
     key = client.session.session_key
+    data = DjangoStore(key).load()
 
-    assert SessionStore(key).load() == client.session.load()
-    assert SessionStore("no-such-key").load() == {}
+    assert data and SessionStore(key).load() == data
+    missing = SessionStore("no-such-key")
+    assert missing.load() == {}
+    assert missing.session_key is None
     Session.objects.filter(session_key=key).update(
         expire_date=timezone.now() - datetime.timedelta(seconds=1)
     )
-    assert SessionStore(key).load() == {}
+    expired = SessionStore(key)
+    assert expired.load() == DjangoStore(key).load() == {}
+    assert expired.session_key is None
 
 
 def test_an_inactive_user_is_not_signed_in(client, desk):
@@ -193,3 +209,90 @@ def test_the_wrong_parameters_are_refused():
         query.rows(name="x")
     with pytest.raises(TypeError):
         query.rows(slug=5)
+
+
+def test_a_comparison_django_would_leave_out_for_some_values_is_refused(desk):
+    # On PostgreSQL Django drops a comparison with an integer beyond a small column's range; on
+    # SQLite an __in over a list compiles one placeholder per value. Both make the SQL depend on
+    # the values, which the second compile catches.
+    query = PreparedQuery(
+        lambda number: Tournament.objects.filter(
+            rounds__number__in=[number, number + 1]
+        ).values_list("id"),
+        number=int,
+    )
+
+    with pytest.raises(PreparedQueryError):
+        query.rows(number=1)
+
+
+def test_a_constant_equal_to_a_stand_in_is_not_taken_for_the_parameter(desk):
+    # 29,311 is the first integer stand-in. Either the query is refused (SQLite: the constant
+    # looks like the parameter in the first compile and not in the second) or the constant stays
+    # a constant (PostgreSQL hands a small integer over as a typed value, unlike the stand-in);
+    # it never answers as if the constant were the parameter.
+    excluded = type(desk).create(players=0, rounds_planned=29_311).tournament
+    query = PreparedQuery(
+        lambda pk: (
+            Tournament.objects.filter(pk=pk).exclude(rounds_planned=29_311).values_list("id")
+        ),
+        pk=int,
+    )
+
+    try:
+        kept = query.rows(pk=desk.tournament.pk)
+    except PreparedQueryError as error:
+        assert "depends on the values" in str(error)
+        return
+    assert kept == [(desk.tournament.pk,)]
+    assert query.rows(pk=excluded.pk) == []
+
+
+def test_a_naive_moment_is_refused_rather_than_read_in_some_time_zone(desk):
+    query = PreparedQuery(
+        lambda moment: PenaltyRecord.objects.filter(issued_at__gte=moment).values_list("id"),
+        moment=datetime.datetime,
+    )
+
+    with pytest.raises(TypeError, match="aware"):
+        query.rows(moment=datetime.datetime(2026, 12, 5, 12, 0))
+
+
+@pytest.mark.skipif(connection.vendor == "sqlite", reason="SQLite has no row locks to check")
+def test_a_lock_outside_a_transaction_is_refused_every_time(transactional_db, desk):
+    from django.db.transaction import TransactionManagementError, atomic
+
+    query = PreparedQuery(
+        lambda pk: Tournament.objects.select_for_update().filter(pk=pk).values_list("id"),
+        pk=int,
+    )
+    with atomic():
+        assert query.rows(pk=desk.tournament.pk) == [(desk.tournament.pk,)]
+
+    with pytest.raises(TransactionManagementError):
+        query.rows(pk=desk.tournament.pk)
+
+
+def test_a_value_the_database_driver_gets_typed_is_bound_or_refused(desk):
+    # On PostgreSQL a small integer column's value is handed over typed (psycopg's Int2), so the
+    # one parameter reaches the SQL as two kinds of value; a slot left unbound would answer for
+    # the stand-in, so the query must be refused there, and answer right where it is bound.
+    from tournaments.models import Round
+
+    desk.pair((0, 1), (2, 3))
+    query = PreparedQuery(
+        lambda n: (
+            Round.objects.filter(Q(tournament_id=n) | Q(number=n)).order_by("id").values_list("id")
+        ),
+        n=int,
+    )
+    expected = list(
+        Round.objects.filter(Q(tournament_id=1) | Q(number=1)).order_by("id").values_list("id")
+    )
+
+    try:
+        rows = query.rows(n=1)
+    except PreparedQueryError as error:
+        assert "depends on the values" in str(error)
+        return
+    assert rows == expected
