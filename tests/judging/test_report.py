@@ -662,3 +662,28 @@ def test_the_command_help_names_the_default(capsys):
     utility.execute()
 
     assert "(default: penalties)" in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_report_page_abandoned_half_way_closes_its_rows(desk):
+    """The client went mid-page: closing the page's pieces closes the rows' cursor on the thread
+    that read them, before the connection is handed to another request (core/pooled_sqlite3)."""
+    from judging.report_views import _head_then
+
+    closed = []
+
+    def rows():
+        try:
+            yield "row 1"
+            yield "row 2"
+        finally:
+            closed.append(True)
+
+    from judging.report import in_language
+
+    inner = rows()  # Held here, so that only an explicit close, not its last reference, ends it.
+    page = _head_then("<head>", in_language("ru", inner))
+    assert next(page) == "<head>"
+    assert next(page) == "row 1"
+    page.close()
+
+    assert closed == [True]
