@@ -23,11 +23,19 @@ def leftovers():
     return set(glob.glob(os.path.join(tempfile.gettempdir(), "desk-export-*")))
 
 
+class Organiser:
+    """An event with its organiser signed in: a test client, and the session for raw requests."""
+
+    def __init__(self) -> None:
+        self.event = Event()
+        self.client = Client()
+        self.client.force_login(self.event.desk.organiser)
+        self.session = self.client.cookies["sessionid"].value
+
+
 def test_an_export_built_in_its_own_process_is_the_export(asgi_server, settings):
-    event = Event()
-    client = Client()
-    client.force_login(event.desk.organiser)
-    session = client.cookies["sessionid"].value
+    organiser = Organiser()
+    event, client, session = organiser.event, organiser.client, organiser.session
     in_server = {
         extension: body(client.get(export_url(event.desk, "penalties", extension)))
         for extension in ("csv", "xlsx")
@@ -48,10 +56,8 @@ def test_an_export_built_in_its_own_process_is_the_export(asgi_server, settings)
 
 
 def test_the_whole_report_workbook_is_built_in_an_export_process_too(asgi_server, settings):
-    event = Event()
-    client = Client()
-    client.force_login(event.desk.organiser)
-    session = client.cookies["sessionid"].value
+    organiser = Organiser()
+    event, session = organiser.event, organiser.session
     settings.DESK_EXPORT_PROCESSES = 1
 
     headers, content = download(asgi_server, export_url(event.desk, "report", "xlsx"), session)
@@ -67,12 +73,9 @@ def test_the_whole_report_workbook_is_built_in_an_export_process_too(asgi_server
 def test_an_export_process_yields_the_cpu_to_the_server(asgi_server, settings):
     from judging import export_processes
 
-    event = Event()
-    client = Client()
-    client.force_login(event.desk.organiser)
-    session = client.cookies["sessionid"].value
+    organiser = Organiser()
     settings.DESK_EXPORT_PROCESSES = 1
-    download(asgi_server, export_url(event.desk, "penalties", "csv"), session)
+    download(asgi_server, export_url(organiser.event.desk, "penalties", "csv"), organiser.session)
 
     # os.nice(0) answers the niceness of the process it runs in.
     exporting = export_processes._pool().submit(os.nice, 0).result(timeout=30)
