@@ -6,10 +6,12 @@ from dataclasses import dataclass
 from django.db.models import Count, F, Prefetch, Q, Sum
 from django.utils import timezone
 
+from core.prepared import PreparedQuery, concrete_fields, instance
 from floor.clock import Clock, read_clock
 from floor.models import CallStatus, JudgeCall, PublicPages, RoundClock, TimeExtension
-from tournaments.models import Match, Round, Tournament
-from tournaments.selectors import latest_round
+from players.models import Player
+from tournaments.models import Match, Registration, Round, Tournament
+from tournaments.selectors import ROUND_FIELDS, TOURNAMENT_FIELDS, latest_round
 
 
 def read(clock: RoundClock, now: datetime.datetime | None = None) -> Clock:
@@ -43,23 +45,47 @@ class RoundTime:
 def round_time(*, tournament: Tournament) -> RoundTime | None:
     """The latest round's clock (one query); a round whose clock was never started reads as
     not started, at the tournament's round length."""
-    round_ = (
-        Round.objects.filter(tournament=tournament)
-        .select_related("clock")
-        .order_by("-number")
-        .first()
-    )
-    if round_ is None:
+    row = _LATEST_ROUND_AND_CLOCK.first(tournament=tournament.pk)
+    if row is None:
         return None
+    split = len(ROUND_FIELDS)
+    round_ = instance(Round, ROUND_FIELDS, row[:split])
     now = timezone.now()
-    clock = getattr(round_, "clock", None)  # a round never started has no clock row
-    if clock is None:
+    if row[split] is None:  # a round never started has no clock row
         clock = RoundClock(round=round_, minutes=tournament.round_minutes)
+    else:
+        clock = instance(RoundClock, _CLOCK_FIELDS, row[split:])
     return RoundTime(round=round_, clock=read(clock, now), now=now)
 
 
+# Every page of the floor, the players' pages included, reads these (core/prepared.py says why
+# they are prepared: hundreds of phones a minute share the server with the judges' submits).
+_CLOCK_FIELDS = concrete_fields(RoundClock)
+_LATEST_ROUND_AND_CLOCK = PreparedQuery(
+    lambda tournament: (
+        Round.objects.filter(tournament_id=tournament)
+        .order_by("-number")
+        .values_list(*ROUND_FIELDS, *(f"clock__{name}" for name in _CLOCK_FIELDS))[:1]
+    ),
+    tournament=int,
+)
+
+
 def extra_minutes(*, match: Match) -> int:
-    return TimeExtension.objects.filter(match=match).aggregate(total=Sum("minutes"))["total"] or 0
+    row = _EXTRA_MINUTES.first(match=match.pk)
+    return (row[0] or 0) if row is not None else 0
+
+
+_EXTRA_MINUTES = PreparedQuery(
+    lambda match: (
+        TimeExtension.objects.filter(match_id=match)
+        .order_by()
+        .values("match_id")
+        .annotate(total=Sum("minutes"))
+        .values_list("total")
+    ),
+    match=int,
+)
 
 
 def match_at_table(*, tournament: Tournament, table: int, lock: bool = False) -> Match | None:
@@ -67,10 +93,51 @@ def match_at_table(*, tournament: Tournament, table: int, lock: bool = False) ->
     round_ = latest_round(tournament=tournament)
     if round_ is None:
         return None
-    matches = Match.objects.filter(round=round_, table=table, player2__isnull=False)
-    if lock:
-        matches = matches.select_for_update(of=("self",))
-    return matches.select_related("round", "player1__player", "player2__player").first()
+    if not lock:
+        row = _MATCH_AT_TABLE.first(round=round_.pk, table=table)
+        return _match_with_players(row, round_) if row is not None else None
+    return (
+        Match.objects.filter(round=round_, table=table, player2__isnull=False)
+        .select_for_update(of=("self",))
+        .select_related("round", "player1__player", "player2__player")
+        .first()
+    )
+
+
+_MATCH_FIELDS = concrete_fields(Match)
+_REGISTRATION_FIELDS = concrete_fields(Registration)
+_PLAYER_FIELDS = concrete_fields(Player)
+_MATCH_AT_TABLE = PreparedQuery(
+    lambda round, table: (
+        Match.objects.filter(round_id=round, table=table, player2__isnull=False)
+        .order_by("id")
+        .values_list(
+            *_MATCH_FIELDS,
+            *(f"player1__{name}" for name in _REGISTRATION_FIELDS),
+            *(f"player1__player__{name}" for name in _PLAYER_FIELDS),
+            *(f"player2__{name}" for name in _REGISTRATION_FIELDS),
+            *(f"player2__player__{name}" for name in _PLAYER_FIELDS),
+        )[:1]
+    ),
+    round=int,
+    table=int,
+)
+
+
+def _match_with_players(row: tuple[object, ...], round_: Round) -> Match:
+    """A ``_MATCH_AT_TABLE`` row as the match with its round and both players."""
+    columns = iter(row)
+
+    def take(count: int) -> list[object]:
+        return [next(columns) for _ in range(count)]
+
+    match = instance(Match, _MATCH_FIELDS, take(len(_MATCH_FIELDS)))
+    match.round = round_
+    for side in ("player1", "player2"):
+        registration = instance(Registration, _REGISTRATION_FIELDS, take(len(_REGISTRATION_FIELDS)))
+        registration.player = instance(Player, _PLAYER_FIELDS, take(len(_PLAYER_FIELDS)))
+        setattr(match, side, registration)
+    return match
 
 
 def last_finished_round(*, tournament: Tournament) -> int | None:
@@ -140,11 +207,21 @@ def call_of(*, tournament: Tournament, call_id: int) -> JudgeCall | None:
 
 
 def open_call_at(*, tournament: Tournament, table: int) -> JudgeCall | None:
-    return (
-        JudgeCall.objects.filter(tournament=tournament, table=table)
+    row = _OPEN_CALL_AT.first(tournament=tournament.pk, table=table)
+    return instance(JudgeCall, _CALL_FIELDS, row) if row is not None else None
+
+
+_CALL_FIELDS = concrete_fields(JudgeCall)
+_OPEN_CALL_AT = PreparedQuery(
+    lambda tournament, table: (
+        JudgeCall.objects.filter(tournament_id=tournament, table=table)
         .exclude(status=CallStatus.RESOLVED)
-        .first()
-    )
+        .order_by("created_at", "id")
+        .values_list(*_CALL_FIELDS)[:1]
+    ),
+    tournament=int,
+    table=int,
+)
 
 
 @dataclass(frozen=True)
@@ -158,22 +235,51 @@ def public_pairings(*, round_: Round, query: str = "") -> list[PairingLine]:
     """Each player of the round once, by name, with their table and opponent: names only (one
     query of plain values, so that hundreds of phones a minute stay cheap)."""
     folded = query.casefold().replace("ё", "е")
+
+    def wanted(name: str) -> bool:
+        return not folded or folded in name.casefold().replace("ё", "е")
+
     lines = []
-    for table, first, second in Match.objects.filter(round=round_).values_list(
-        "table", "player1__player__name", "player2__player__name"
-    ):
-        lines.append(PairingLine(first, table, second))
-        if second is not None:
+    # Only the lines the search keeps are made: a phone's search reads 600 names at 300 tables.
+    for table, first, second in _PAIRINGS.rows(round=round_.pk):
+        if wanted(first):
+            lines.append(PairingLine(first, table, second))
+        if second is not None and wanted(second):
             lines.append(PairingLine(second, table, first))
-    if folded:
-        lines = [line for line in lines if folded in line.name.casefold().replace("ё", "е")]
     return sorted(lines, key=lambda line: line.name.casefold())
+
+
+_PAIRINGS = PreparedQuery(
+    lambda round: (
+        Match.objects.filter(round_id=round)
+        .order_by("table", "id")
+        .values_list("table", "player1__player__name", "player2__player__name")
+    ),
+    round=int,
+)
 
 
 def pages_by_token(token: str) -> PublicPages | None:
     if not token or len(token) > 40:
         return None
-    return PublicPages.objects.select_related("tournament").filter(token=token).first()
+    row = _PAGES_BY_TOKEN.first(token=token)
+    if row is None:
+        return None
+    split = len(_PAGES_FIELDS)
+    pages = instance(PublicPages, _PAGES_FIELDS, row[:split])
+    pages.tournament = instance(Tournament, TOURNAMENT_FIELDS, row[split:])
+    return pages
+
+
+_PAGES_FIELDS = concrete_fields(PublicPages)
+_PAGES_BY_TOKEN = PreparedQuery(
+    lambda token: (
+        PublicPages.objects.filter(token=token)
+        .order_by("pk")
+        .values_list(*_PAGES_FIELDS, *(f"tournament__{name}" for name in TOURNAMENT_FIELDS))[:1]
+    ),
+    token=str,
+)
 
 
 def public_pages(*, tournament: Tournament) -> PublicPages | None:

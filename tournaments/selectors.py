@@ -47,14 +47,14 @@ def staff_access(*, slug: str, user: User | AnonymousUser) -> tuple[Tournament |
     rows = _STAFF_ACCESS.rows(slug=slug, user=user.pk)
     if not rows:
         return None, set()
-    return instance(Tournament, _TOURNAMENT_FIELDS, rows[0][1:]), {row[0] for row in rows}
+    return instance(Tournament, TOURNAMENT_FIELDS, rows[0][1:]), {row[0] for row in rows}
 
 
 # Every request of the staff runs these (core/prepared.py says why they are prepared).
-_TOURNAMENT_FIELDS = concrete_fields(Tournament)
+TOURNAMENT_FIELDS = concrete_fields(Tournament)
 _STAFF_ACCESS = PreparedQuery(
     lambda slug, user: Staff.objects.filter(tournament__slug=slug, user_id=user).values_list(
-        "role", *(f"tournament__{name}" for name in _TOURNAMENT_FIELDS)
+        "role", *(f"tournament__{name}" for name in TOURNAMENT_FIELDS)
     ),
     slug=str,
     user=int,
@@ -107,7 +107,20 @@ def registry_search(*, tournament: Tournament, query: str, limit: int = 20) -> l
 
 
 def latest_round(*, tournament: Tournament) -> Round | None:
-    return Round.objects.filter(tournament=tournament).order_by("-number").first()
+    row = _LATEST_ROUND.first(tournament=tournament.pk)
+    return instance(Round, ROUND_FIELDS, row) if row is not None else None
+
+
+ROUND_FIELDS = concrete_fields(Round)
+# Every player's page and many staff pages run it (core/prepared.py says why it is prepared).
+_LATEST_ROUND = PreparedQuery(
+    lambda tournament: (
+        Round.objects.filter(tournament_id=tournament)
+        .order_by("-number")
+        .values_list(*ROUND_FIELDS)[:1]
+    ),
+    tournament=int,
+)
 
 
 def current_match(*, registration: Registration, bare: bool = False) -> Match | None:
@@ -119,7 +132,7 @@ def current_match(*, registration: Registration, bare: bool = False) -> Match | 
             return None
         split = len(_MATCH_FIELDS)
         match = instance(Match, _MATCH_FIELDS, row[:split])
-        match.round = instance(Round, _ROUND_FIELDS, row[split:])
+        match.round = instance(Round, ROUND_FIELDS, row[split:])
         return match
     return (
         Match.objects.of(registration)
@@ -132,7 +145,6 @@ def current_match(*, registration: Registration, bare: bool = False) -> Match | 
 
 
 _MATCH_FIELDS = concrete_fields(Match)
-_ROUND_FIELDS = concrete_fields(Round)
 # Every submit runs it, under the player's lock (core/prepared.py says why it is prepared).
 _BARE_CURRENT_MATCH = PreparedQuery(
     lambda registration: (
@@ -140,7 +152,7 @@ _BARE_CURRENT_MATCH = PreparedQuery(
         .in_progress()
         .filter(player2__isnull=False)
         .order_by("-round__number")
-        .values_list(*_MATCH_FIELDS, *(f"round__{name}" for name in _ROUND_FIELDS))[:1]
+        .values_list(*_MATCH_FIELDS, *(f"round__{name}" for name in ROUND_FIELDS))[:1]
     ),
     registration=int,
 )
@@ -167,7 +179,7 @@ _PLAYER_FIELDS = concrete_fields(Player)
 REGISTRATION_ROW = (
     *_REGISTRATION_FIELDS,
     *(f"player__{name}" for name in _PLAYER_FIELDS),
-    *(f"tournament__{name}" for name in _TOURNAMENT_FIELDS),
+    *(f"tournament__{name}" for name in TOURNAMENT_FIELDS),
 )
 
 
@@ -177,7 +189,7 @@ def registration_from_row(row: Sequence[object]) -> Registration:
     tournament_starts = player_starts + len(_PLAYER_FIELDS)
     registration = instance(Registration, _REGISTRATION_FIELDS, row[:player_starts])
     registration.player = instance(Player, _PLAYER_FIELDS, row[player_starts:tournament_starts])
-    registration.tournament = instance(Tournament, _TOURNAMENT_FIELDS, row[tournament_starts:])
+    registration.tournament = instance(Tournament, TOURNAMENT_FIELDS, row[tournament_starts:])
     return registration
 
 
