@@ -96,7 +96,9 @@ class PreparedQuery:
         for name, slots in compiled.slots.items():
             value = _adapted(connection, self.types[name], values[name])
             for slot in slots:
-                params[slot] = value
+                # The value as the ORM would hand it over in that place (a typed integer).
+                kind = type(compiled.params[slot])
+                params[slot] = value if type(value) is kind else kind(value)
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
             fetched = cursor.fetchall()
@@ -154,10 +156,12 @@ class PreparedQuery:
         slots: dict[str, list[int]] = {}
         for name, stand_in in stand_ins.items():
             adapted = _adapted(connection, self.types[name], stand_in)
+            # PostgreSQL's backend, binding on the server, hands an integer over typed by its
+            # column (psycopg's Int2, Int4, …: subclasses of int); the slot keeps that type.
             slots[name] = [
                 index
                 for index, value in enumerate(params)
-                if type(value) is type(adapted) and value == adapted
+                if isinstance(value, type(adapted)) and value == adapted
             ]
             if not slots[name]:
                 raise PreparedQueryError(
