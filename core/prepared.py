@@ -11,7 +11,8 @@ in the placeholders' places and convert the rows exactly as the ORM would (the s
 What it accepts is checked when it compiles, so a query it cannot prepare fails at once, in tests,
 and never answers wrongly: every parameter must reach the SQL as a value of its own (an exact or
 ordered comparison; not ``__in`` over a list, nor ``__contains``, which rewrite the value), and the
-columns must come in the order the ``values_list`` names them.
+columns must come in the order the ``values_list`` names them. An integer parameter is meant for
+an exact comparison: one too large for its column matches no row, as Django answers it.
 
 ``instance`` turns a row, or part of one, into a model instance as the ORM would have loaded it.
 """
@@ -98,6 +99,10 @@ class PreparedQuery:
             for slot in slots:
                 # The value as the ORM would hand it over in that place (a typed integer).
                 kind = type(compiled.params[slot])
+                if isinstance(value, int) and not _fits(kind, value):
+                    # No column of that type holds it, so nothing equals it: what Django answers
+                    # for an exact comparison with such a value (a number typed into a URL).
+                    return []
                 params[slot] = value if type(value) is kind else kind(value)
         with connection.cursor() as cursor:
             cursor.execute(compiled.sql, params)
@@ -188,6 +193,13 @@ def _converted(
         for function in functions:
             values[position] = function(values[position], expression, connection)
     return tuple(values)
+
+
+def _fits(kind: type, value: int) -> bool:
+    """Whether an integer column of the bound type can hold the value: psycopg's typed integers
+    by their name (Int2, Int4, Int8), a plain one by SQLite's and PostgreSQL's widest, 64 bits."""
+    bits = {"Int2": 16, "Int4": 32}.get(kind.__name__, 64)
+    return -(2 ** (bits - 1)) <= value < 2 ** (bits - 1)
 
 
 def _stand_in(kind: ParamType, index: int, variant: int) -> Any:

@@ -296,3 +296,15 @@ def test_a_value_the_database_driver_gets_typed_is_bound_or_refused(desk):
         assert "depends on the values" in str(error)
         return
     assert rows == expected
+
+
+def test_an_integer_too_large_for_any_column_matches_nothing(desk):
+    # A table number typed into a URL reaches the query as it is; Django's ORM answers no rows.
+    query = PreparedQuery(
+        lambda pk: Tournament.objects.filter(pk=pk).values_list("id"),
+        pk=int,
+    )
+
+    assert query.rows(pk=10**30) == []
+    assert query.rows(pk=-(10**30)) == []
+    assert query.rows(pk=desk.tournament.pk) == [(desk.tournament.pk,)]
