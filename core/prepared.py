@@ -238,3 +238,35 @@ def instance[M: Model](model: type[M], fields: Sequence[str], values: Iterable[A
 def concrete_fields(model: type[Model]) -> list[str]:
     """Every column of the model by attribute name, in the model's order."""
     return [field.attname for field in model._meta.concrete_fields]
+
+
+class Joined:
+    """The columns of a model and of models joined to it, for one ``values_list`` row, and the
+    instances read back from such a row.
+
+    Each part is ``(path, model)``: the lookup path from the queried model (``""`` for the model
+    itself, ``"player1__player"`` for a joined one) and the model found there. ``instances``
+    answers one instance per part, in order; a part whose key is empty (an outer join that found
+    nothing) is None.
+    """
+
+    def __init__(self, *parts: tuple[str, type[Model]]) -> None:
+        self.parts = [(path, model, concrete_fields(model)) for path, model in parts]
+
+    @property
+    def names(self) -> list[str]:
+        return [
+            f"{path}__{name}" if path else name
+            for path, _model, fields in self.parts
+            for name in fields
+        ]
+
+    def instances(self, row: Sequence[Any]) -> list[Any]:
+        found: list[Any] = []
+        start = 0
+        for _path, model, fields in self.parts:
+            values = row[start : start + len(fields)]
+            start += len(fields)
+            key = values[fields.index(model._meta.pk.attname)]
+            found.append(instance(model, fields, values) if key is not None else None)
+        return found

@@ -6,12 +6,12 @@ from dataclasses import dataclass
 from django.db.models import Count, F, Prefetch, Q, Sum
 from django.utils import timezone
 
-from core.prepared import PreparedQuery, concrete_fields, instance
+from core.prepared import Joined, PreparedQuery, concrete_fields, instance
 from floor.clock import Clock, read_clock
 from floor.models import CallStatus, JudgeCall, PublicPages, RoundClock, TimeExtension
 from players.models import Player
 from tournaments.models import Match, Registration, Round, Tournament
-from tournaments.selectors import ROUND_FIELDS, TOURNAMENT_FIELDS, latest_round
+from tournaments.selectors import latest_round
 
 
 def read(clock: RoundClock, now: datetime.datetime | None = None) -> Clock:
@@ -48,24 +48,21 @@ def round_time(*, tournament: Tournament) -> RoundTime | None:
     row = _LATEST_ROUND_AND_CLOCK.first(tournament=tournament.pk)
     if row is None:
         return None
-    split = len(ROUND_FIELDS)
-    round_ = instance(Round, ROUND_FIELDS, row[:split])
+    round_, clock = _ROUND_AND_CLOCK.instances(row)
     now = timezone.now()
-    if row[split] is None:  # a round never started has no clock row
+    if clock is None:  # a round never started has no clock row
         clock = RoundClock(round=round_, minutes=tournament.round_minutes)
-    else:
-        clock = instance(RoundClock, _CLOCK_FIELDS, row[split:])
     return RoundTime(round=round_, clock=read(clock, now), now=now)
 
 
 # Every page of the floor, the players' pages included, reads these (core/prepared.py says why
 # they are prepared: hundreds of phones a minute share the server with the judges' submits).
-_CLOCK_FIELDS = concrete_fields(RoundClock)
+_ROUND_AND_CLOCK = Joined(("", Round), ("clock", RoundClock))
 _LATEST_ROUND_AND_CLOCK = PreparedQuery(
     lambda tournament: (
         Round.objects.filter(tournament_id=tournament)
         .order_by("-number")
-        .values_list(*ROUND_FIELDS, *(f"clock__{name}" for name in _CLOCK_FIELDS))[:1]
+        .values_list(*_ROUND_AND_CLOCK.names)[:1]
     ),
     tournament=int,
 )
@@ -104,20 +101,18 @@ def match_at_table(*, tournament: Tournament, table: int, lock: bool = False) ->
     )
 
 
-_MATCH_FIELDS = concrete_fields(Match)
-_REGISTRATION_FIELDS = concrete_fields(Registration)
-_PLAYER_FIELDS = concrete_fields(Player)
+_MATCH_AND_PLAYERS = Joined(
+    ("", Match),
+    ("player1", Registration),
+    ("player1__player", Player),
+    ("player2", Registration),
+    ("player2__player", Player),
+)
 _MATCH_AT_TABLE = PreparedQuery(
     lambda round, table: (
         Match.objects.filter(round_id=round, table=table, player2__isnull=False)
         .order_by("id")
-        .values_list(
-            *_MATCH_FIELDS,
-            *(f"player1__{name}" for name in _REGISTRATION_FIELDS),
-            *(f"player1__player__{name}" for name in _PLAYER_FIELDS),
-            *(f"player2__{name}" for name in _REGISTRATION_FIELDS),
-            *(f"player2__player__{name}" for name in _PLAYER_FIELDS),
-        )[:1]
+        .values_list(*_MATCH_AND_PLAYERS.names)[:1]
     ),
     round=int,
     table=int,
@@ -126,17 +121,9 @@ _MATCH_AT_TABLE = PreparedQuery(
 
 def _match_with_players(row: tuple[object, ...], round_: Round) -> Match:
     """A ``_MATCH_AT_TABLE`` row as the match with its round and both players."""
-    columns = iter(row)
-
-    def take(count: int) -> list[object]:
-        return [next(columns) for _ in range(count)]
-
-    match = instance(Match, _MATCH_FIELDS, take(len(_MATCH_FIELDS)))
-    match.round = round_
-    for side in ("player1", "player2"):
-        registration = instance(Registration, _REGISTRATION_FIELDS, take(len(_REGISTRATION_FIELDS)))
-        registration.player = instance(Player, _PLAYER_FIELDS, take(len(_PLAYER_FIELDS)))
-        setattr(match, side, registration)
+    match, first, first_player, second, second_player = _MATCH_AND_PLAYERS.instances(row)
+    first.player, second.player = first_player, second_player
+    match.round, match.player1, match.player2 = round_, first, second
     return match
 
 
@@ -265,18 +252,17 @@ def pages_by_token(token: str) -> PublicPages | None:
     row = _PAGES_BY_TOKEN.first(token=token)
     if row is None:
         return None
-    split = len(_PAGES_FIELDS)
-    pages = instance(PublicPages, _PAGES_FIELDS, row[:split])
-    pages.tournament = instance(Tournament, TOURNAMENT_FIELDS, row[split:])
+    pages, tournament = _PAGES_AND_TOURNAMENT.instances(row)
+    pages.tournament = tournament
     return pages
 
 
-_PAGES_FIELDS = concrete_fields(PublicPages)
+_PAGES_AND_TOURNAMENT = Joined(("", PublicPages), ("tournament", Tournament))
 _PAGES_BY_TOKEN = PreparedQuery(
     lambda token: (
         PublicPages.objects.filter(token=token)
         .order_by("pk")
-        .values_list(*_PAGES_FIELDS, *(f"tournament__{name}" for name in TOURNAMENT_FIELDS))[:1]
+        .values_list(*_PAGES_AND_TOURNAMENT.names)[:1]
     ),
     token=str,
 )

@@ -9,7 +9,7 @@ from typing import overload
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, F, Max, Prefetch, Q, QuerySet
 
-from core.prepared import PreparedQuery, concrete_fields, instance
+from core.prepared import Joined, PreparedQuery, concrete_fields, instance
 from players.models import Player, search_text
 from tournaments.models import (
     Game,
@@ -130,9 +130,8 @@ def current_match(*, registration: Registration, bare: bool = False) -> Match | 
         row = _BARE_CURRENT_MATCH.first(registration=registration.pk)
         if row is None:
             return None
-        split = len(_MATCH_FIELDS)
-        match = instance(Match, _MATCH_FIELDS, row[:split])
-        match.round = instance(Round, ROUND_FIELDS, row[split:])
+        match, round_ = _MATCH_AND_ROUND.instances(row)
+        match.round = round_
         return match
     return (
         Match.objects.of(registration)
@@ -144,7 +143,7 @@ def current_match(*, registration: Registration, bare: bool = False) -> Match | 
     )
 
 
-_MATCH_FIELDS = concrete_fields(Match)
+_MATCH_AND_ROUND = Joined(("", Match), ("round", Round))
 # Every submit runs it, under the player's lock (core/prepared.py says why it is prepared).
 _BARE_CURRENT_MATCH = PreparedQuery(
     lambda registration: (
@@ -152,7 +151,7 @@ _BARE_CURRENT_MATCH = PreparedQuery(
         .in_progress()
         .filter(player2__isnull=False)
         .order_by("-round__number")
-        .values_list(*_MATCH_FIELDS, *(f"round__{name}" for name in ROUND_FIELDS))[:1]
+        .values_list(*_MATCH_AND_ROUND.names)[:1]
     ),
     registration=int,
 )
@@ -173,31 +172,23 @@ _PLAYS_A_MATCH = PreparedQuery(
     ),
     registration=int,
 )
-_REGISTRATION_FIELDS = concrete_fields(Registration)
-_PLAYER_FIELDS = concrete_fields(Player)
 # A registration with its player and its tournament, as one row of a values_list.
-REGISTRATION_ROW = (
-    *_REGISTRATION_FIELDS,
-    *(f"player__{name}" for name in _PLAYER_FIELDS),
-    *(f"tournament__{name}" for name in TOURNAMENT_FIELDS),
-)
+REGISTRATION_ROW = Joined(("", Registration), ("player", Player), ("tournament", Tournament))
 
 
 def registration_from_row(row: Sequence[object]) -> Registration:
     """The registration, its player and its tournament of a ``REGISTRATION_ROW``."""
-    player_starts = len(_REGISTRATION_FIELDS)
-    tournament_starts = player_starts + len(_PLAYER_FIELDS)
-    registration = instance(Registration, _REGISTRATION_FIELDS, row[:player_starts])
-    registration.player = instance(Player, _PLAYER_FIELDS, row[player_starts:tournament_starts])
-    registration.tournament = instance(Tournament, TOURNAMENT_FIELDS, row[tournament_starts:])
+    registration, player, tournament = REGISTRATION_ROW.instances(row)
+    registration.player, registration.tournament = player, tournament
     return registration
 
 
+_REGISTRATION_AND_PLAYER = Joined(("", Registration), ("player", Player))
 _REGISTRATION_WITH_PLAYER = PreparedQuery(
     lambda pk, tournament: (
         Registration.objects.filter(pk=pk, tournament_id=tournament)
         .order_by()
-        .values_list(*_REGISTRATION_FIELDS, *(f"player__{name}" for name in _PLAYER_FIELDS))
+        .values_list(*_REGISTRATION_AND_PLAYER.names)
     ),
     pk=int,
     tournament=int,
@@ -210,10 +201,8 @@ def registration_in(*, tournament: Tournament, pk: int) -> Registration | None:
     row = _REGISTRATION_WITH_PLAYER.first(pk=pk, tournament=tournament.pk)
     if row is None:
         return None
-    split = len(_REGISTRATION_FIELDS)
-    registration = instance(Registration, _REGISTRATION_FIELDS, row[:split])
-    registration.player = instance(Player, _PLAYER_FIELDS, row[split:])
-    registration.tournament = tournament
+    registration, player = _REGISTRATION_AND_PLAYER.instances(row)
+    registration.player, registration.tournament = player, tournament
     return registration
 
 

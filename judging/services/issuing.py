@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
-from core.prepared import PreparedQuery, concrete_fields, instance
+from core.prepared import Joined, PreparedQuery
 from judging import stacking
 from judging.models import ChangeKind, Infraction, PenaltyRecord, RecordStatus
 from judging.penalties import Moment, Rank
@@ -198,9 +198,7 @@ def _issue(
 
 
 # Every submit runs these, under the player's lock (core/prepared.py says why they are prepared).
-_RECORD_FIELDS = concrete_fields(PenaltyRecord)
-_ROUND_FIELDS = concrete_fields(Round)
-_RECORD_ROW = (*_RECORD_FIELDS, *(f"round__{name}" for name in _ROUND_FIELDS))
+_RECORD_ROW = Joined(("", PenaltyRecord), ("round", Round))
 _HELD_OR_KEYED = PreparedQuery(
     lambda registration, tournament, client_key: (
         PenaltyRecord.objects.filter(
@@ -208,7 +206,7 @@ _HELD_OR_KEYED = PreparedQuery(
             | Q(tournament_id=tournament, client_key=client_key)
         )
         .order_by("id")
-        .values_list(*_RECORD_ROW)
+        .values_list(*_RECORD_ROW.names)
     ),
     registration=int,
     tournament=int,
@@ -218,7 +216,7 @@ _HELD_RECORDS = PreparedQuery(
     lambda registration: (
         PenaltyRecord.objects.filter(registration_id=registration, status=RecordStatus.IN_FORCE)
         .order_by("id")
-        .values_list(*_RECORD_ROW)
+        .values_list(*_RECORD_ROW.names)
     ),
     registration=int,
 )
@@ -229,9 +227,8 @@ _GAMES_OF_MATCH = PreparedQuery(
 
 def _record_from_row(row: tuple[object, ...]) -> PenaltyRecord:
     """A record with its round (None when it has none) from a ``_RECORD_ROW``."""
-    split = len(_RECORD_FIELDS)
-    record = instance(PenaltyRecord, _RECORD_FIELDS, row[:split])
-    record.round = instance(Round, _ROUND_FIELDS, row[split:]) if row[split] is not None else None
+    record, round_ = _RECORD_ROW.instances(row)
+    record.round = round_
     return record
 
 

@@ -308,3 +308,26 @@ def test_an_integer_too_large_for_any_column_matches_nothing(desk):
     assert query.rows(pk=10**30) == []
     assert query.rows(pk=-(10**30)) == []
     assert query.rows(pk=desk.tournament.pk) == [(desk.tournament.pk,)]
+
+
+def test_joined_models_come_back_with_an_outer_join_that_found_nothing_as_none(desk):
+    from core.prepared import Joined
+    from floor.models import RoundClock
+    from tournaments.models import Round
+
+    desk.pair((0, 1), (2, 3))  # A round whose clock was never started has no clock row.
+    joined = Joined(("", Round), ("clock", RoundClock))
+    query = PreparedQuery(
+        lambda tournament: (
+            Round.objects.filter(tournament_id=tournament)
+            .order_by("number")
+            .values_list(*joined.names)
+        ),
+        tournament=int,
+    )
+
+    ((row),) = query.rows(tournament=desk.tournament.pk)
+    round_, clock = joined.instances(row)
+
+    assert round_ == Round.objects.get(tournament=desk.tournament)
+    assert clock is None

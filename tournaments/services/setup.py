@@ -70,7 +70,7 @@ def _lock_player_and_opponent(registration: int) -> QuerySet[Registration, tuple
             | Q(pk__in=in_play.filter(player2_id=registration).values("player1_id"))
         )
         .order_by("pk")
-        .values_list(*selectors.REGISTRATION_ROW)
+        .values_list(*selectors.REGISTRATION_ROW.names)
     )
 
 
