@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -61,13 +61,17 @@ def lock_player_and_opponent(registration_id: int) -> dict[int, Registration]:
 
 
 def _lock_player_and_opponent(registration: int) -> QuerySet[Registration, tuple[object, ...]]:
-    in_play = Match.objects.filter(ended_at__isnull=True, player2__isnull=False)
+    in_play = Match.objects.filter(ended_at__isnull=True, player2__isnull=False).order_by()
+    # Each opponent is one scalar subquery (a player plays one match at a time), so the database
+    # finds the two rows by their key; "in (subquery)" would scan every registration instead.
+    # Should a second match in progress ever exist, ``lock_player`` sees its player unlocked and
+    # locks again.
     return (
         Registration.objects.select_for_update()
         .filter(
             Q(pk=registration)
-            | Q(pk__in=in_play.filter(player1_id=registration).values("player2_id"))
-            | Q(pk__in=in_play.filter(player2_id=registration).values("player1_id"))
+            | Q(pk=Subquery(in_play.filter(player1_id=registration).values("player2_id")[:1]))
+            | Q(pk=Subquery(in_play.filter(player2_id=registration).values("player1_id")[:1]))
         )
         .order_by("pk")
         .values_list(*selectors.REGISTRATION_ROW.names)
