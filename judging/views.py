@@ -151,7 +151,13 @@ def preview(request: DeskRequest, access: Access) -> HttpResponse:
     if not form.is_valid():
         context["hint"] = _("Choose the infraction to see what it becomes.")
         return render(request, "judging/infraction_log.html#penalty-preview", context)
-    registration = _registration(access, form.cleaned_data["player"])
+    # The player and whether they play now, in one read: the preview runs on every change.
+    found = tournament_selectors.registration_at_play(
+        tournament=access.tournament, pk=form.cleaned_data["player"]
+    )
+    if found is None:
+        raise Http404
+    registration, in_match = found
     try:
         context["ruling"] = services.preview_penalty(
             registration=registration,
@@ -160,6 +166,7 @@ def preview(request: DeskRequest, access: Access) -> HttpResponse:
             deferred=form.cleaned_data["deferred"],
             sub_item=form.cleaned_data["sub_item_letter"],
             issued_by=request.user,
+            in_match=in_match,
         )
     except DomainError as error:
         context["error"] = error.message

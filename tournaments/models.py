@@ -7,7 +7,7 @@ list, главный судья = head judge, судья = floor judge, орга
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import OuterRef, Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -219,7 +219,9 @@ class MatchQuerySet(models.QuerySet["Match"]):
     def in_progress(self) -> "MatchQuerySet":
         return self.filter(ended_at__isnull=True)
 
-    def of(self, registration: Registration) -> "MatchQuerySet":
+    def of(self, registration: "Registration | int | OuterRef") -> "MatchQuerySet":
+        """The player's matches; a registration's id, or a reference to it in an outer query,
+        serves as well as the registration."""
         return self.filter(Q(player1=registration) | Q(player2=registration))
 
 

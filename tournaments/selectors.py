@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from typing import overload
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, F, Max, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet
 
 from core.prepared import Joined, PreparedQuery, concrete_fields, instance
 from players.models import Player, search_text
 from tournaments.models import (
     Game,
     Match,
+    MatchQuerySet,
     Registration,
     RegistrationStatus,
     ResultCorrection,
@@ -147,9 +148,7 @@ _MATCH_AND_ROUND = Joined(("", Match), ("round", Round))
 # Every submit runs it, under the player's lock (core/prepared.py says why it is prepared).
 _BARE_CURRENT_MATCH = PreparedQuery(
     lambda registration: (
-        Match.objects.filter(Q(player1_id=registration) | Q(player2_id=registration))
-        .in_progress()
-        .filter(player2__isnull=False)
+        _matches_in_play(registration)
         .order_by("-round__number")
         .values_list(*_MATCH_AND_ROUND.names)[:1]
     ),
@@ -162,14 +161,13 @@ def plays_a_match(*, registration: Registration) -> bool:
     return _PLAYS_A_MATCH.first(registration=registration.pk) is not None
 
 
+def _matches_in_play(registration: int | OuterRef) -> MatchQuerySet:
+    """The player's matches in progress; a bye is not a match."""
+    return Match.objects.of(registration).in_progress().filter(player2__isnull=False)
+
+
 _PLAYS_A_MATCH = PreparedQuery(
-    lambda registration: (
-        Match.objects.filter(Q(player1_id=registration) | Q(player2_id=registration))
-        .in_progress()
-        .filter(player2__isnull=False)
-        .order_by()
-        .values_list("id")[:1]
-    ),
+    lambda registration: _matches_in_play(registration).order_by().values_list("id")[:1],
     registration=int,
 )
 # A registration with its player and its tournament, as one row of a values_list.
@@ -204,6 +202,30 @@ def registration_in(*, tournament: Tournament, pk: int) -> Registration | None:
     registration, player = _REGISTRATION_AND_PLAYER.instances(row)
     registration.player, registration.tournament = player, tournament
     return registration
+
+
+def registration_at_play(*, tournament: Tournament, pk: int) -> tuple[Registration, bool] | None:
+    """``registration_in`` and whether the player has a match in progress, in one read."""
+    row = _REGISTRATION_AT_PLAY.first(pk=pk, tournament=tournament.pk)
+    if row is None:
+        return None
+    *fields, in_match = row
+    registration, player = _REGISTRATION_AND_PLAYER.instances(fields)
+    registration.player, registration.tournament = player, tournament
+    return registration, in_match
+
+
+# Every preview runs it (core/prepared.py says why it is prepared).
+_REGISTRATION_AT_PLAY = PreparedQuery(
+    lambda pk, tournament: (
+        Registration.objects.filter(pk=pk, tournament_id=tournament)
+        .annotate(in_match=Exists(_matches_in_play(OuterRef("pk"))))
+        .order_by()
+        .values_list(*_REGISTRATION_AND_PLAYER.names, "in_match")
+    ),
+    pk=int,
+    tournament=int,
+)
 
 
 def latest_match_between(*, first: Registration, second: Registration) -> Match | None:

@@ -84,11 +84,13 @@ def preview_penalty(
     issued_by: User,
     deferred: bool = False,
     sub_item: str = "",
+    in_match: bool | None = None,
 ) -> Ruling:
     """The ruling the judge would get if they submitted now; writes nothing, locks nothing.
 
     The same checks and rules as ``issue_penalty`` run, so the preview and the record agree unless
-    another judge records something for the player in between.
+    another judge records something for the player in between. ``in_match`` is whether the player
+    has a match in progress, when the caller read it with the player; it is read here otherwise.
     """
     if not (
         Registration.tournament.is_cached(registration)
@@ -99,7 +101,11 @@ def preview_penalty(
         )
     return _rule(
         registration=registration,
-        in_match=tournament_selectors.plays_a_match(registration=registration),
+        in_match=(
+            tournament_selectors.plays_a_match(registration=registration)
+            if in_match is None
+            else in_match
+        ),
         infraction_code=infraction_code,
         moment=moment,
         deferred=deferred,

@@ -22,8 +22,7 @@ PREVIEW = [
     "django_session",  # the session (middleware)
     "auth_user",  # the user (middleware)
     "tournaments_staff",  # the tournament and the judge's roles (access)
-    "tournaments_registration",  # the player, with their name
-    "tournaments_match",  # whether they play a match now
+    "tournaments_registration",  # the player, with their name and whether they play now
     "judging_infraction",  # the infraction, in the tournament's edition
     "judging_penaltyrecord",  # the penalties they hold
 ]
@@ -43,7 +42,7 @@ SUBMIT = [
 
 
 def tables(queries):
-    """The first table each statement names, without savepoints and NOTIFY."""
+    """The table each statement reads or writes, without savepoints and NOTIFY."""
     named = []
     for query in queries:
         sql = query["sql"]
@@ -51,8 +50,17 @@ def tables(queries):
             continue
         if "pg_notify" in sql:
             continue
-        named.append(re.search(r'(?:FROM|INTO) "(\w+)"', sql).group(1))
+        named.append(main_table(sql))
     return named
+
+
+def main_table(sql):
+    """The table after the statement's own FROM or INTO, not a subquery's."""
+    for found in re.finditer(r'(?:FROM|INTO) "(\w+)"', sql):
+        before = sql[: found.start()]
+        if before.count("(") == before.count(")"):
+            return found.group(1)
+    raise AssertionError(f"no table in {sql}")
 
 
 def measure(client, desk, name, data, **headers):
