@@ -4,20 +4,25 @@ A user who is not on a tournament's staff gets "not found", so nothing of anothe
 revealed; a staff member without the role a page needs gets "not allowed" with the reason.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import wraps
 from typing import Concatenate, ParamSpec, cast
 
+from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 
+from core.authentication import known_user
 from core.http import DeskRequest
 from tournaments.models import StaffRole, Tournament
-from tournaments.selectors import roles_checked, staff_access
+from tournaments.selectors import StaffRead, roles_checked, staff_access, staff_access_with_user
 
 JUDGES = (StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE)
 RESULT_KEEPERS = (StaffRole.ORGANISER, StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE)
@@ -58,8 +63,20 @@ class Access:
         return bool(self.roles & set(REPORT_READERS))
 
 
+# What the staff page being served read of its user before the user was signed in: the slug and
+# the read (None when the user is not on that tournament's staff).
+_read_with_user: ContextVar[tuple[str, StaffRead | None] | None] = ContextVar(
+    "read_with_user", default=None
+)
+
+
 def tournament_access(request: HttpRequest, slug: str, allowed: tuple[str, ...]) -> Access:
-    tournament, found = staff_access(slug=slug, user=request.user)
+    early = _read_with_user.get()
+    if early is not None and early[0] == slug and _is_signed_in_user(early[1], request):
+        read = early[1]
+        tournament, found = (read.tournament, read.roles) if read is not None else (None, set())
+    else:
+        tournament, found = staff_access(slug=slug, user=request.user)
     roles = frozenset(found)
     if tournament is None or not roles:
         raise Http404
@@ -82,7 +99,7 @@ def staff_view(
     ) -> Callable[..., HttpResponseBase]:
         @login_required
         @wraps(view)
-        def wrapped(
+        def signed_in(
             request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs
         ) -> HttpResponseBase:
             desk_request = cast(DeskRequest, request)  # signed in (login_required), htmx set
@@ -92,6 +109,52 @@ def staff_view(
             ):
                 return view(desk_request, access, *args, **kwargs)
 
+        @wraps(view)
+        def wrapped(
+            request: HttpRequest, slug: str, *args: P.args, **kwargs: P.kwargs
+        ) -> HttpResponseBase:
+            with read_with_user(request, slug):
+                return signed_in(request, slug, *args, **kwargs)
+
         return wrapped
 
     return decorator
+
+
+@contextmanager
+def read_with_user(request: HttpRequest, slug: str) -> Iterator[None]:
+    """Read the user the session names together with their roles in the tournament, in one query,
+    and let the sign-in check and the access check take both from that read.
+
+    Every page of the staff needs the user and their roles; read apart, they cost two round trips
+    to the database on every request. Django still decides who is signed in (the session, the
+    backend, the check against the password): the row read here only spares its query.
+    """
+    user_id = _session_user_id(request)
+    if user_id is None:
+        yield
+        return
+    read = staff_access_with_user(slug=slug, user_id=user_id)
+    token = _read_with_user.set((slug, read))
+    try:
+        with known_user(read.user if read is not None else None):
+            yield
+    finally:
+        _read_with_user.reset(token)
+
+
+def _session_user_id(request: HttpRequest) -> int | None:
+    """The id of the user the session names, if it names one that could be a user's."""
+    value = request.session.get(SESSION_KEY)
+    try:
+        user_id = User._meta.pk.to_python(value) if value is not None else None
+    except ValidationError:
+        return None
+    return user_id if isinstance(user_id, int) else None
+
+
+def _is_signed_in_user(read: StaffRead | None, request: HttpRequest) -> bool:
+    """Whether the early read was of the user signed in now (None: of no one on the staff)."""
+    if read is None:
+        return request.user.is_authenticated
+    return request.user.is_authenticated and request.user.pk == read.user.pk

@@ -45,17 +45,34 @@ def staff_access(*, slug: str, user: User | AnonymousUser) -> tuple[Tournament |
     it does not exist or the user is not on its staff (the two look the same from outside)."""
     if not user.is_authenticated:
         return None, set()
-    rows = _STAFF_ACCESS.rows(slug=slug, user=user.pk)
+    read = staff_access_with_user(slug=slug, user_id=user.pk)
+    return (read.tournament, read.roles) if read is not None else (None, set())
+
+
+@dataclass(frozen=True)
+class StaffRead:
+    """A tournament, a member of its staff and their roles in it, read together."""
+
+    tournament: Tournament
+    user: User
+    roles: set[str]
+
+
+def staff_access_with_user(*, slug: str, user_id: int) -> StaffRead | None:
+    """``staff_access`` for a user known by id, read with the user's own row; None when the
+    tournament does not exist, the user does not, or the user is not on its staff."""
+    rows = _STAFF_ACCESS.rows(slug=slug, user=user_id)
     if not rows:
-        return None, set()
-    return instance(Tournament, TOURNAMENT_FIELDS, rows[0][1:]), {row[0] for row in rows}
+        return None
+    tournament, user = _STAFF_TOURNAMENT_AND_USER.instances(rows[0][1:])
+    return StaffRead(tournament=tournament, user=user, roles={row[0] for row in rows})
 
 
 # Every request of the staff runs these (core/prepared.py says why they are prepared).
-TOURNAMENT_FIELDS = concrete_fields(Tournament)
+_STAFF_TOURNAMENT_AND_USER = Joined(("tournament", Tournament), ("user", User))
 _STAFF_ACCESS = PreparedQuery(
     lambda slug, user: Staff.objects.filter(tournament__slug=slug, user_id=user).values_list(
-        "role", *(f"tournament__{name}" for name in TOURNAMENT_FIELDS)
+        "role", *_STAFF_TOURNAMENT_AND_USER.names
     ),
     slug=str,
     user=int,

@@ -1,6 +1,7 @@
 """The judges' hot path reads each thing once: the queries of a preview and of a submit, pinned.
 
-The tournament and the judge's roles are read once (the access check) and handed to the service;
+The user, the tournament and the judge's roles are read in one query (the access check) and handed
+to the sign-in check and the service; a preview reads the player with whether they play now;
 the edition is found inside the infraction's query; the player and the opponent are locked in one
 statement and the match read once under the lock; the player's penalties and a record made with
 the same form come in one read. Savepoints and PostgreSQL's NOTIFY are left out of the count, so
@@ -20,15 +21,13 @@ from tests.factories import Desk, crowd
 
 PREVIEW = [
     "django_session",  # the session (middleware)
-    "auth_user",  # the user (middleware)
-    "tournaments_staff",  # the tournament and the judge's roles (access)
+    "tournaments_staff",  # the user, the tournament and the judge's roles (access)
     "tournaments_registration",  # the player, with their name and whether they play now
     "judging_infraction",  # the infraction, in the tournament's edition
     "judging_penaltyrecord",  # the penalties they hold
 ]
 SUBMIT = [
     "django_session",
-    "auth_user",
     "tournaments_staff",
     "tournaments_registration",
     "tournaments_registration",  # the player and the opponent, locked
@@ -116,7 +115,7 @@ def test_a_submit_between_matches_reads_the_round_instead_of_the_game(client, db
     assert (
         queries
         == [
-            *SUBMIT[:4],
+            *SUBMIT[:3],
             "tournaments_registration",  # the player alone: no match in progress
             "tournaments_match",
             "judging_penaltyrecord",
@@ -134,5 +133,5 @@ def test_a_retry_with_the_same_form_reads_and_writes_nothing_more(client, desk):
 
     queries = measure(client, desk, "issue", data)
 
-    assert queries == SUBMIT[:7]
+    assert queries == SUBMIT[:6]
     assert PenaltyRecord.objects.count() == 1

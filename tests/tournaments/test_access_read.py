@@ -1,0 +1,98 @@
+"""A staff page reads the user with their roles in one query; Django still decides who is signed in.
+
+Each case is one a shared tablet or a changed account meets at an event: the row read early must
+never sign in anyone Django would not, nor keep out anyone it would.
+"""
+
+import pytest
+from django.contrib.auth import SESSION_KEY
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import Desk, UserFactory
+from tournaments.models import Staff, StaffRole
+
+
+def home(desk):
+    return reverse("judging:judge-home", args=[desk.tournament.slug])
+
+
+def signs_in_again(response):
+    return response.status_code == 302 and reverse("login") in response["Location"]
+
+
+@pytest.fixture
+def judge(client, desk):
+    client.force_login(desk.floor)
+    return client
+
+
+def test_a_judge_is_read_with_their_roles_in_one_query(judge, desk):
+    with CaptureQueriesContext(connection) as queries:
+        response = judge.get(home(desk))
+
+    assert response.status_code == 200
+    users = [query for query in queries if '"auth_user"' in query["sql"]]
+    assert len(users) == 1 and '"tournaments_staff"' in users[0]["sql"]
+
+
+def test_a_password_changed_elsewhere_signs_the_tablet_out(judge, desk):
+    desk.floor.set_password("a-new-password-2026")
+    desk.floor.save()
+
+    assert signs_in_again(judge.get(home(desk)))
+    assert SESSION_KEY not in judge.session
+
+
+def test_a_deactivated_judge_is_signed_out(judge, desk):
+    desk.floor.is_active = False
+    desk.floor.save()
+
+    assert signs_in_again(judge.get(home(desk)))
+
+
+def test_a_session_naming_an_account_that_is_gone_is_signed_out(judge, desk):
+    # Accounts are kept (the records name them), but a session can outlive a restored backup.
+    session = judge.session
+    session[SESSION_KEY] = "987654"
+    session.save()
+
+    assert signs_in_again(judge.get(home(desk)))
+
+
+def test_someone_off_the_staff_finds_nothing_and_stays_signed_in(client, desk):
+    stranger = UserFactory()
+    client.force_login(stranger)
+
+    assert client.get(home(desk)).status_code == 404
+    assert client.session[SESSION_KEY] == str(stranger.pk)
+    assert client.get(reverse("judging:judge-home", args=["no-such-event"])).status_code == 404
+
+
+def test_a_judge_of_another_tournament_finds_nothing_here(client, desk):
+    other = Desk.create()
+    client.force_login(other.floor)
+
+    assert client.get(home(desk)).status_code == 404
+    assert client.get(home(other)).status_code == 200
+
+
+def test_a_role_taken_away_takes_the_page_with_it(judge, desk):
+    assert judge.get(home(desk)).status_code == 200
+    Staff.objects.filter(user=desk.floor, tournament=desk.tournament).delete()
+
+    assert judge.get(home(desk)).status_code == 404
+
+
+def test_an_organiser_without_a_judges_role_is_refused_with_the_reason(client, desk):
+    client.force_login(desk.organiser)
+
+    response = client.get(home(desk))
+
+    assert response.status_code == 403
+    assert Staff.objects.filter(user=desk.organiser, role=StaffRole.ORGANISER).exists()
+
+
+def test_signed_out_goes_to_sign_in(client, desk):
+    assert signs_in_again(client.get(home(desk)))
