@@ -244,6 +244,9 @@ class Match(models.Model):
     end_reason = models.CharField(max_length=20, choices=MatchEnd.choices, blank=True)
 
     objects = MatchQuerySet.as_manager()
+    # Not a column: the number of games recorded, set by the reads that count them with the match
+    # (``tournaments.selectors.current_match``).
+    games_recorded: int
 
     class Meta:
         ordering = ["round", "table", "id"]

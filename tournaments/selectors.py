@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import overload
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from core.prepared import Joined, PreparedQuery, concrete_fields, instance
 from players.models import Player, search_text
@@ -142,23 +143,39 @@ _LATEST_ROUND = PreparedQuery(
 
 
 def current_match(*, registration: Registration, bare: bool = False) -> Match | None:
-    """The player's match that has not ended (a bye is not a match and never counts); ``bare``
-    reads the match and its round without the players (the caller has them)."""
+    """The player's match that has not ended (a bye is not a match and never counts), with the
+    number of its games recorded so far (``games_recorded``); ``bare`` reads the match and its
+    round without the players (the caller has them)."""
     if bare:
         row = _BARE_CURRENT_MATCH.first(registration=registration.pk)
         if row is None:
             return None
-        match, round_ = _MATCH_AND_ROUND.instances(row)
-        match.round = round_
+        *fields, games_recorded = row
+        match, round_ = _MATCH_AND_ROUND.instances(fields)
+        match.round, match.games_recorded = round_, games_recorded
         return match
-    return (
-        Match.objects.of(registration)
-        .in_progress()
-        .filter(player2__isnull=False)
+    match = (
+        _matches_in_play(registration.pk)
+        .annotate(game_count=_games_recorded())
         .select_related("round", "player1__player", "player2__player")
         .order_by("-round__number")
         .first()
     )
+    if match is not None:
+        match.games_recorded = match.game_count
+    return match
+
+
+def _games_recorded() -> Coalesce:
+    """The number of the match's games recorded so far, read with the match itself."""
+    games = (
+        Game.objects.filter(match=OuterRef("pk"))
+        .order_by()
+        .values("match")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    return Coalesce(Subquery(games), 0)
 
 
 _MATCH_AND_ROUND = Joined(("", Match), ("round", Round))
@@ -166,8 +183,9 @@ _MATCH_AND_ROUND = Joined(("", Match), ("round", Round))
 _BARE_CURRENT_MATCH = PreparedQuery(
     lambda registration: (
         _matches_in_play(registration)
+        .annotate(game_count=_games_recorded())
         .order_by("-round__number")
-        .values_list(*_MATCH_AND_ROUND.names)[:1]
+        .values_list(*_MATCH_AND_ROUND.names, "game_count")[:1]
     ),
     registration=int,
 )

@@ -23,7 +23,7 @@ from judging.services.guards import (
 )
 from judging.services.history import PenaltyOutcome, held_from, held_penalties, log
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Game, Registration, Round, StaffRole
+from tournaments.models import Registration, Round, StaffRole
 
 NEEDS_HEAD_JUDGE = {Rank.DISQUALIFICATION, Rank.DISQUALIFICATION_WITHOUT_PRIZE}
 
@@ -178,7 +178,7 @@ def _issue(
         # A match in progress is in the latest round: the next one waits until every match ends.
         round=match.round if match else tournament_selectors.latest_round(tournament=tournament),
         issued_in_match=match,
-        issued_in_game=len(_GAMES_OF_MATCH.rows(match=match.pk)) + 1 if match else None,
+        issued_in_game=match.games_recorded + 1 if match else None,
         issued_by=issued_by,
         base_rank=ruling.base,
         issued_rank=decision.rank,
@@ -225,9 +225,6 @@ _HELD_RECORDS = PreparedQuery(
         .values_list(*_RECORD_ROW.names)
     ),
     registration=int,
-)
-_GAMES_OF_MATCH = PreparedQuery(
-    lambda match: Game.objects.filter(match_id=match).order_by().values_list("id"), match=int
 )
 
 

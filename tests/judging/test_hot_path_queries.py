@@ -31,10 +31,9 @@ SUBMIT = [
     "tournaments_staff",
     "tournaments_registration",
     "tournaments_registration",  # the player and the opponent, locked
-    "tournaments_match",  # the match, under the lock
+    "tournaments_match",  # the match and the games it has had, under the lock
     "judging_penaltyrecord",  # the penalties held, and a record made with this form
     "judging_infraction",
-    "tournaments_game",  # which game of the match
     "judging_penaltyrecord",  # the record
     "judging_penaltychange",  # its history entry
 ]

@@ -10,6 +10,7 @@ from judging.models import ChangeKind, PenaltyChange, PenaltyRecord, RecordStatu
 from judging.penalties import AppliesTo, Because, Rank
 from players.models import MembershipSuspension
 from tests.factories import Desk, PlayerFactory
+from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.models import Match, RegistrationStatus
 
@@ -440,3 +441,27 @@ def test_a_record_says_whether_its_loss_waits_as_queries_do(db):
     assert waiting.is_pending_loss is False
     assert waiting.served_game.number == 1
     assert list(PenaltyRecord.objects.pending_losses()) == []
+
+
+def test_a_penalty_names_the_game_it_was_given_in(desk):
+    desk.pair((0, 1))
+    first = desk.issue(0, "1.4")
+    desk.win(0)
+    second = desk.issue(1, "1.4")
+    tournament_services.record_game(match=desk.match_of(0), winner=None)
+    third = desk.issue(0, "1.1")
+
+    assert [record.issued_in_game for record in (first, second, third)] == [1, 2, 3]
+    # Both reads of the match count its games: the lock's and the full one.
+    bare = tournament_selectors.current_match(registration=desk.players[0], bare=True)
+    full = tournament_selectors.current_match(registration=desk.players[1])
+    assert bare is not None and full is not None
+    assert bare.games_recorded == full.games_recorded == 2
+
+
+def test_a_penalty_between_matches_names_no_game(desk):
+    desk.pair((0, 1))
+    desk.win(0)
+    desk.finish(0)
+
+    assert desk.issue(0, "1.4", moment="between_matches").issued_in_game is None
