@@ -177,13 +177,14 @@ def preview(request: DeskRequest, access: Access) -> HttpResponse:
 @staff_view(*JUDGES)
 def issue(request: DeskRequest, access: Access) -> HttpResponse:
     form = InfractionForm(request.POST)
-    registration = _registration(access, request.POST.get("player"))
     if not form.is_valid():
-        context = _log_context(access, registration, form)
+        context = _log_context(access, _registration(access, request.POST.get("player")), form)
         return render(request, "judging/infraction_log.html", context)
     try:
         outcome = services.issue_penalty(
-            registration=registration,
+            # The service reads the player under its lock and refuses one of another tournament,
+            # so the submit does not read them first: the key and the tournament are enough.
+            registration=Registration(pk=form.cleaned_data["player"], tournament=access.tournament),
             infraction_code=form.cleaned_data["infraction"],
             moment=form.cleaned_data["moment"],
             deferred=form.cleaned_data["deferred"],
@@ -193,8 +194,10 @@ def issue(request: DeskRequest, access: Access) -> HttpResponse:
             client_key=form.cleaned_data["client_key"],
         )
     except DomainError as error:
+        if error.code == "unknown_player":
+            raise Http404 from error
         form.add_error(None, str(error.message))
-        context = _log_context(access, registration, form)
+        context = _log_context(access, _registration(access, form.cleaned_data["player"]), form)
         return render(request, "judging/infraction_log.html", context)
     if not outcome.created:
         messages.info(request, _("This infraction was already recorded; here it is."))

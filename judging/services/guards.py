@@ -23,8 +23,16 @@ def locked(record: PenaltyRecord) -> PenaltyRecord:
 
 
 def lock_player(registration: Registration) -> tuple[Registration, Match | None]:
-    """Lock the player and, while they play, the opponent; return the player and their match."""
-    locked_ = tournament_services.lock_player_and_opponent(registration.pk)
+    """Lock the player and, while they play, the opponent; return the player and their match.
+
+    Only the registration's key and tournament are needed: the player is read here, under the
+    lock. A registration that is not the tournament's is refused (``unknown_player``).
+    """
+    locked_ = tournament_services.lock_player_and_opponent(
+        registration.pk, registration.tournament_id
+    )
+    if registration.pk not in locked_:
+        raise DomainError("unknown_player", _("This player is not registered in this tournament."))
     # Read under the lock, the match is the committed one.
     match = tournament_selectors.current_match(registration=locked_[registration.pk], bare=True)
     players = [pk for pk in (match.player1_id, match.player2_id) if pk] if match else []

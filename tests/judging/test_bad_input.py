@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from judging.models import Infraction, PenaltyRecord
 from judging.selectors import edition_for
+from tests.factories import Desk
 
 
 def url(name, desk, *args):
@@ -47,7 +48,37 @@ def test_a_sub_item_of_another_infraction_is_refused(client, desk):
     )
 
     assert response.status_code == 200
+    # The refusal is shown on the player's own log page.
+    assert desk.players[0].player.name in response.content.decode()
     assert PenaltyRecord.objects.count() == 0
+
+
+def submit_for(client, desk, player, **changes):
+    return client.post(
+        url("issue", desk),
+        {
+            "player": player,
+            "client_key": str(uuid.uuid4()),
+            "infraction": "1.4",
+            "moment": "in_game",
+            **changes,
+        },
+    )
+
+
+def test_a_submit_for_a_player_of_another_tournament_finds_nothing(client, desk):
+    other = Desk.create()
+    other.pair((0, 1))
+    desk.pair((0, 1))
+    client.force_login(desk.floor)
+
+    assert submit_for(client, desk, other.players[0].pk).status_code == 404
+    assert submit_for(client, desk, other.players[0].pk, moment="").status_code == 404
+    assert submit_for(client, desk, 10**6).status_code == 404
+    assert submit_for(client, desk, "x").status_code == 404
+    assert not PenaltyRecord.objects.exists()
+    assert submit_for(client, desk, desk.players[0].pk).status_code == 302
+    assert PenaltyRecord.objects.get().registration == desk.players[0]
 
 
 def test_an_overlong_reason_is_refused(client, desk):

@@ -29,8 +29,7 @@ PREVIEW = [
 SUBMIT = [
     "django_session",
     "tournaments_staff",
-    "tournaments_registration",
-    "tournaments_registration",  # the player and the opponent, locked
+    "tournaments_registration",  # the player and the opponent, locked (not read before)
     "tournaments_match",  # the match and the games it has had, under the lock
     "judging_penaltyrecord",  # the penalties held, and a record made with this form
     "judging_infraction",
@@ -114,7 +113,7 @@ def test_a_submit_between_matches_reads_the_round_instead_of_the_game(client, db
     assert (
         queries
         == [
-            *SUBMIT[:3],
+            *SUBMIT[:2],
             "tournaments_registration",  # the player alone: no match in progress
             "tournaments_match",
             "judging_penaltyrecord",
@@ -132,5 +131,5 @@ def test_a_retry_with_the_same_form_reads_and_writes_nothing_more(client, desk):
 
     queries = measure(client, desk, "issue", data)
 
-    assert queries == SUBMIT[:6]
+    assert queries == SUBMIT[:5]
     assert PenaltyRecord.objects.count() == 1

@@ -48,19 +48,22 @@ def lock_registrations(ids: Iterable[int]) -> dict[int, Registration]:
     return {row.pk: row for row in rows}
 
 
-def lock_player_and_opponent(registration_id: int) -> dict[int, Registration]:
+def lock_player_and_opponent(registration_id: int, tournament_id: int) -> dict[int, Registration]:
     """Lock the player and whoever plays them in a match in progress, in one statement and in
-    the same order as ``lock_registrations``; return the rows fresh."""
+    the same order as ``lock_registrations``; return the rows fresh. Nothing is locked for a
+    registration of another tournament."""
     return {
         registration.pk: registration
         for registration in map(
             selectors.registration_from_row,
-            _LOCK_PLAYER_AND_OPPONENT.rows(registration=registration_id),
+            _LOCK_PLAYER_AND_OPPONENT.rows(registration=registration_id, tournament=tournament_id),
         )
     }
 
 
-def _lock_player_and_opponent(registration: int) -> QuerySet[Registration, tuple[object, ...]]:
+def _lock_player_and_opponent(
+    registration: int, tournament: int
+) -> QuerySet[Registration, tuple[object, ...]]:
     in_play = Match.objects.filter(ended_at__isnull=True, player2__isnull=False).order_by()
     # Each opponent is one scalar subquery (a player plays one match at a time), so the database
     # finds the two rows by their key; "in (subquery)" would scan every registration instead.
@@ -68,6 +71,7 @@ def _lock_player_and_opponent(registration: int) -> QuerySet[Registration, tuple
     # locks again.
     return (
         Registration.objects.select_for_update()
+        .filter(tournament_id=tournament)
         .filter(
             Q(pk=registration)
             | Q(pk=Subquery(in_play.filter(player1_id=registration).values("player2_id")[:1]))
@@ -79,7 +83,9 @@ def _lock_player_and_opponent(registration: int) -> QuerySet[Registration, tuple
 
 
 # Every submit runs it (core/prepared.py says why it is prepared).
-_LOCK_PLAYER_AND_OPPONENT = PreparedQuery(_lock_player_and_opponent, registration=int)
+_LOCK_PLAYER_AND_OPPONENT = PreparedQuery(
+    _lock_player_and_opponent, registration=int, tournament=int
+)
 
 
 def create_tournament(
