@@ -3,12 +3,23 @@
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db.models import F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import (
+    Exists,
+    F,
+    FilteredRelation,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
 from core.prepared import PreparedQuery, concrete_fields, instance
+from judging import stacking
 from judging.models import (
     Availability,
     ChangeKind,
@@ -21,7 +32,9 @@ from judging.models import (
     RecordStatus,
     TournamentGuideline,
 )
+from judging.penalties import Rank
 from players.models import search_text
+from tournaments import selectors as tournament_selectors
 from tournaments.models import Level, Match, Registration, Round, Tournament
 
 SHIPPED_EDITION_SLUG = "berserk-heroes-penalty-guideline"
@@ -105,6 +118,72 @@ def issuable_infraction(*, tournament: Tournament, code: str) -> Infraction:
     if refusal is not None:
         raise DomainError("infraction_unavailable", refusal)
     return infraction
+
+
+@dataclass(frozen=True)
+class PlayerForRuling:
+    """What a ruling needs of the player: the registration with its player, whether they play a
+    match now, and the penalties they hold, oldest first."""
+
+    registration: Registration
+    in_match: bool
+    held: list[stacking.HeldPenalty]
+
+
+def player_for_ruling(*, tournament: Tournament, pk: int) -> PlayerForRuling | None:
+    """The tournament's registration of that id, with what a ruling needs of it, in one query;
+    None when the tournament has no such registration. The preview runs it on every change of
+    the form: one row per penalty held (or one row of the player alone), each the player's
+    columns, a penalty's columns (empty for none) and whether they play."""
+    rows = _PLAYER_FOR_RULING.rows(pk=pk, tournament=tournament.pk)
+    if not rows:
+        return None
+    width = len(tournament_selectors.REGISTRATION_AND_PLAYER.names)
+    registration, player = tournament_selectors.REGISTRATION_AND_PLAYER.instances(rows[0][:width])
+    registration.player, registration.tournament = player, tournament
+    held = [row[width:-1] for row in rows]
+    return PlayerForRuling(
+        registration=registration,
+        in_match=rows[0][-1],
+        held=[held_penalty(*columns) for columns in held if columns[0] is not None],
+    )
+
+
+def held_penalty(
+    pk: int, rank: int, reason: str | None, round_number: int | None, stacked_into: int | None
+) -> stacking.HeldPenalty:
+    """A penalty in force as stacking sees it, from its columns."""
+    return stacking.HeldPenalty(
+        id=pk,
+        rank=Rank(rank),
+        reason=reason,
+        round_number=round_number,
+        stacked=stacked_into is not None,
+    )
+
+
+# The columns of a penalty held that stacking reads (``held_penalty``), from a record's own row.
+HELD_COLUMNS = ("id", "rank", "reason", "round__number", "stacked_into_id")
+_PLAYER_FOR_RULING = PreparedQuery(
+    lambda pk, tournament: (
+        Registration.objects.filter(pk=pk, tournament_id=tournament)
+        .annotate(
+            in_match=Exists(tournament_selectors.matches_in_play(OuterRef("pk"))),
+            held=FilteredRelation(
+                "penalty_records", condition=Q(penalty_records__status=RecordStatus.IN_FORCE)
+            ),
+        )
+        .order_by("held__id")
+        .values_list(
+            *tournament_selectors.REGISTRATION_AND_PLAYER.names,
+            *(f"held__{column}" for column in HELD_COLUMNS),
+            # An annotation comes after the columns of the models in a values_list.
+            "in_match",
+        )
+    ),
+    pk=int,
+    tournament=int,
+)
 
 
 def records_of(*, registration: Registration) -> PenaltyRecordQuerySet:

@@ -151,22 +151,23 @@ def preview(request: DeskRequest, access: Access) -> HttpResponse:
     if not form.is_valid():
         context["hint"] = _("Choose the infraction to see what it becomes.")
         return render(request, "judging/infraction_log.html#penalty-preview", context)
-    # The player and whether they play now, in one read: the preview runs on every change.
-    found = tournament_selectors.registration_at_play(
+    # The player, whether they play now and what they hold, in one read: the preview runs on
+    # every change of the form.
+    player = selectors.player_for_ruling(
         tournament=access.tournament, pk=form.cleaned_data["player"]
     )
-    if found is None:
+    if player is None:
         raise Http404
-    registration, in_match = found
     try:
         context["ruling"] = services.preview_penalty(
-            registration=registration,
+            registration=player.registration,
             infraction_code=form.cleaned_data["infraction"],
             moment=form.cleaned_data["moment"],
             deferred=form.cleaned_data["deferred"],
             sub_item=form.cleaned_data["sub_item_letter"],
             issued_by=request.user,
-            in_match=in_match,
+            in_match=player.in_match,
+            held=player.held,
         )
     except DomainError as error:
         context["error"] = error.message

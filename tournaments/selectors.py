@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import overload
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from core.prepared import Joined, PreparedQuery, concrete_fields, instance
@@ -155,7 +155,7 @@ def current_match(*, registration: Registration, bare: bool = False) -> Match | 
         match.round, match.games_recorded = round_, games_recorded
         return match
     match = (
-        _matches_in_play(registration.pk)
+        matches_in_play(registration.pk)
         .annotate(game_count=_games_recorded())
         .select_related("round", "player1__player", "player2__player")
         .order_by("-round__number")
@@ -182,7 +182,7 @@ _MATCH_AND_ROUND = Joined(("", Match), ("round", Round))
 # Every submit runs it, under the player's lock (core/prepared.py says why it is prepared).
 _BARE_CURRENT_MATCH = PreparedQuery(
     lambda registration: (
-        _matches_in_play(registration)
+        matches_in_play(registration)
         .annotate(game_count=_games_recorded())
         .order_by("-round__number")
         .values_list(*_MATCH_AND_ROUND.names, "game_count")[:1]
@@ -196,13 +196,13 @@ def plays_a_match(*, registration: Registration) -> bool:
     return _PLAYS_A_MATCH.first(registration=registration.pk) is not None
 
 
-def _matches_in_play(registration: int | OuterRef) -> MatchQuerySet:
+def matches_in_play(registration: int | OuterRef) -> MatchQuerySet:
     """The player's matches in progress; a bye is not a match."""
     return Match.objects.of(registration).in_progress().filter(player2__isnull=False)
 
 
 _PLAYS_A_MATCH = PreparedQuery(
-    lambda registration: _matches_in_play(registration).order_by().values_list("id")[:1],
+    lambda registration: matches_in_play(registration).order_by().values_list("id")[:1],
     registration=int,
 )
 # A registration with its player and its tournament, as one row of a values_list.
@@ -216,12 +216,13 @@ def registration_from_row(row: Sequence[object]) -> Registration:
     return registration
 
 
-_REGISTRATION_AND_PLAYER = Joined(("", Registration), ("player", Player))
+# A registration with its player, as one row of a values_list.
+REGISTRATION_AND_PLAYER = Joined(("", Registration), ("player", Player))
 _REGISTRATION_WITH_PLAYER = PreparedQuery(
     lambda pk, tournament: (
         Registration.objects.filter(pk=pk, tournament_id=tournament)
         .order_by()
-        .values_list(*_REGISTRATION_AND_PLAYER.names)
+        .values_list(*REGISTRATION_AND_PLAYER.names)
     ),
     pk=int,
     tournament=int,
@@ -234,33 +235,9 @@ def registration_in(*, tournament: Tournament, pk: int) -> Registration | None:
     row = _REGISTRATION_WITH_PLAYER.first(pk=pk, tournament=tournament.pk)
     if row is None:
         return None
-    registration, player = _REGISTRATION_AND_PLAYER.instances(row)
+    registration, player = REGISTRATION_AND_PLAYER.instances(row)
     registration.player, registration.tournament = player, tournament
     return registration
-
-
-def registration_at_play(*, tournament: Tournament, pk: int) -> tuple[Registration, bool] | None:
-    """``registration_in`` and whether the player has a match in progress, in one read."""
-    row = _REGISTRATION_AT_PLAY.first(pk=pk, tournament=tournament.pk)
-    if row is None:
-        return None
-    *fields, in_match = row
-    registration, player = _REGISTRATION_AND_PLAYER.instances(fields)
-    registration.player, registration.tournament = player, tournament
-    return registration, in_match
-
-
-# Every preview runs it (core/prepared.py says why it is prepared).
-_REGISTRATION_AT_PLAY = PreparedQuery(
-    lambda pk, tournament: (
-        Registration.objects.filter(pk=pk, tournament_id=tournament)
-        .annotate(in_match=Exists(_matches_in_play(OuterRef("pk"))))
-        .order_by()
-        .values_list(*_REGISTRATION_AND_PLAYER.names, "in_match")
-    ),
-    pk=int,
-    tournament=int,
-)
 
 
 def latest_match_between(*, first: Registration, second: Registration) -> Match | None:

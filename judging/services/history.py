@@ -9,6 +9,7 @@ from core.prepared import PreparedQuery
 from judging import live, stacking
 from judging.models import PenaltyChange, PenaltyRecord
 from judging.penalties import Rank
+from judging.selectors import HELD_COLUMNS, held_penalty
 from tournaments.models import Registration
 
 
@@ -72,21 +73,17 @@ def dependents_of(record: PenaltyRecord) -> list[PenaltyRecord]:
 
 def held_penalties(registration: Registration) -> list[stacking.HeldPenalty]:
     """The player's penalties in force in this tournament, oldest first, as stacking sees them."""
-    return [
-        stacking.HeldPenalty(
-            id=pk, rank=Rank(rank), reason=reason, round_number=number, stacked=stacked is not None
-        )
-        for pk, rank, reason, number, stacked in _HELD.rows(registration=registration.pk)
-    ]
+    return [held_penalty(*row) for row in _HELD.rows(registration=registration.pk)]
 
 
-# Every preview runs it (core/prepared.py says why it is prepared).
+# A ruling runs it unless its caller read the penalties with the player (core/prepared.py says
+# why it is prepared).
 _HELD = PreparedQuery(
     lambda registration: (
         PenaltyRecord.objects.in_force()
         .filter(registration_id=registration)
         .order_by("id")
-        .values_list("id", "rank", "reason", "round__number", "stacked_into_id")
+        .values_list(*HELD_COLUMNS)
     ),
     registration=int,
 )

@@ -85,12 +85,14 @@ def preview_penalty(
     deferred: bool = False,
     sub_item: str = "",
     in_match: bool | None = None,
+    held: list[stacking.HeldPenalty] | None = None,
 ) -> Ruling:
     """The ruling the judge would get if they submitted now; writes nothing, locks nothing.
 
     The same checks and rules as ``issue_penalty`` run, so the preview and the record agree unless
-    another judge records something for the player in between. ``in_match`` is whether the player
-    has a match in progress, when the caller read it with the player; it is read here otherwise.
+    another judge records something for the player in between. ``in_match`` (whether the player
+    has a match in progress) and ``held`` (the penalties they hold) are read here unless the
+    caller read them with the player (``judging.selectors.player_for_ruling``).
     """
     if not (
         Registration.tournament.is_cached(registration)
@@ -111,6 +113,7 @@ def preview_penalty(
         deferred=deferred,
         sub_item=sub_item,
         issued_by=issued_by,
+        held=held,
     )
 
 

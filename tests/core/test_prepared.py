@@ -13,7 +13,6 @@ from django.utils import timezone
 
 from core.prepared import PreparedQuery, PreparedQueryError, concrete_fields, instance
 from judging.models import PenaltyRecord
-from tests.factories import Desk
 from tournaments import selectors
 from tournaments.models import Match, Registration, Tournament
 
@@ -332,29 +331,3 @@ def test_joined_models_come_back_with_an_outer_join_that_found_nothing_as_none(d
 
     assert round_ == Round.objects.get(tournament=desk.tournament)
     assert clock is None
-
-
-def test_the_player_is_read_with_whether_they_play_now(db):
-    desk = Desk.create(players=5)
-    desk.pair((0, 1), (2, 3), (4, None))
-    desk.finish(1)
-
-    def at_play(index):
-        found = selectors.registration_at_play(
-            tournament=desk.tournament, pk=desk.players[index].pk
-        )
-        assert found is not None
-        registration, in_match = found
-        assert registration.pk == desk.players[index].pk
-        assert registration.player.name == desk.players[index].player.name
-        assert registration.tournament is desk.tournament
-        assert in_match == selectors.plays_a_match(registration=desk.players[index])
-        return in_match
-
-    # The first table's match has ended, the second's goes on (as player one and as player two),
-    # and the fifth player has a bye, which is no match.
-    assert [at_play(index) for index in range(5)] == [False, False, True, True, False]
-    other = type(desk).create(players=1)
-    assert (
-        selectors.registration_at_play(tournament=desk.tournament, pk=other.players[0].pk) is None
-    )

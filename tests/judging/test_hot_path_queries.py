@@ -1,12 +1,12 @@
 """The judges' hot path reads each thing once: the queries of a preview and of a submit, pinned.
 
 The user, the tournament and the judge's roles are read in one query (the access check) and handed
-to the sign-in check and the service; a preview reads the player with whether they play now;
-the edition is found inside the infraction's query; the player and the opponent are locked in one
-statement and the match read once under the lock; the player's penalties and a record made with
-the same form come in one read. Savepoints and PostgreSQL's NOTIFY are left out of the count, so
-the same numbers hold on both databases.
-"""
+to the sign-in check and the service; a preview reads the player with whether they play now and
+what they hold; the edition is found inside the infraction's query; a submit locks the player and
+the opponent in one statement (the player is not read before) and reads the match and its games
+once under the lock; the player's penalties and a record made with the same form come in one read.
+Savepoints and PostgreSQL's NOTIFY are left out of the count, so the same numbers hold on both
+databases."""
 
 import re
 import uuid
@@ -22,9 +22,9 @@ from tests.factories import Desk, crowd
 PREVIEW = [
     "django_session",  # the session (middleware)
     "tournaments_staff",  # the user, the tournament and the judge's roles (access)
-    "tournaments_registration",  # the player, with their name and whether they play now
+    # The player, with their name, whether they play now and the penalties they hold.
+    "tournaments_registration",
     "judging_infraction",  # the infraction, in the tournament's edition
-    "judging_penaltyrecord",  # the penalties they hold
 ]
 SUBMIT = [
     "django_session",

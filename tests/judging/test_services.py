@@ -5,9 +5,10 @@ import uuid
 import pytest
 
 from core.errors import DomainError
-from judging import services
+from judging import selectors, services
 from judging.models import ChangeKind, PenaltyChange, PenaltyRecord, RecordStatus
 from judging.penalties import AppliesTo, Because, Rank
+from judging.services.history import held_penalties
 from players.models import MembershipSuspension
 from tests.factories import Desk, PlayerFactory
 from tournaments import selectors as tournament_selectors
@@ -465,3 +466,37 @@ def test_a_penalty_between_matches_names_no_game(desk):
     desk.finish(0)
 
     assert desk.issue(0, "1.4", moment="between_matches").issued_in_game is None
+
+
+def test_a_preview_reads_the_player_with_their_match_and_penalties_as_the_submit_would(db):
+    desk = Desk.create(players=5)
+    desk.pair((0, 1), (2, 3), (4, None))
+    desk.issue(2, "1.4")
+    desk.issue(2, "1.1")
+    revoked = desk.issue(3, "1.4")
+    services.revoke_penalty(record=revoked, author=desk.head, reason="ошибка")
+    desk.finish(1)
+
+    def read(index):
+        found = selectors.player_for_ruling(tournament=desk.tournament, pk=desk.players[index].pk)
+        assert found is not None
+        assert found.registration.pk == desk.players[index].pk
+        assert found.registration.player.name == desk.players[index].player.name
+        assert found.registration.tournament is desk.tournament
+        assert found.held == held_penalties(desk.players[index])
+        assert found.in_match == tournament_selectors.plays_a_match(
+            registration=desk.players[index]
+        )
+        return found.in_match, len(found.held)
+
+    # The first table's match has ended; the second's goes on, and its first player holds two
+    # penalties, the second none in force; the fifth player has a bye, which is no match.
+    assert [read(index) for index in range(5)] == [
+        (False, 0),
+        (False, 0),
+        (True, 2),
+        (True, 0),
+        (False, 0),
+    ]
+    stranger = Desk.create(players=1).players[0]
+    assert selectors.player_for_ruling(tournament=desk.tournament, pk=stranger.pk) is None
