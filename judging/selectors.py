@@ -127,7 +127,7 @@ class PlayerForRuling:
 
     registration: Registration
     in_match: bool
-    held: list[stacking.HeldPenalty]
+    held: tuple[stacking.HeldPenalty, ...]
 
 
 def player_for_ruling(*, tournament: Tournament, pk: int) -> PlayerForRuling | None:
@@ -144,8 +144,8 @@ def player_for_ruling(*, tournament: Tournament, pk: int) -> PlayerForRuling | N
     held = [row[width:-1] for row in rows]
     return PlayerForRuling(
         registration=registration,
-        in_match=rows[0][-1],
-        held=[held_penalty(*columns) for columns in held if columns[0] is not None],
+        in_match=bool(rows[0][-1]),
+        held=tuple(held_penalty(*columns) for columns in held if columns[0] is not None),
     )
 
 

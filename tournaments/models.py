@@ -244,8 +244,9 @@ class Match(models.Model):
     end_reason = models.CharField(max_length=20, choices=MatchEnd.choices, blank=True)
 
     objects = MatchQuerySet.as_manager()
-    # Not a column: the number of games recorded, set by the reads that count them with the match
-    # (``tournaments.selectors.current_match``).
+    # Not a column: the number of games recorded as read with the match, set only by the reads
+    # that count them (``tournaments.selectors.current_match``); a game added later in the same
+    # transaction (``add_game``) does not change it.
     games_recorded: int
 
     class Meta:

@@ -86,3 +86,41 @@ def test_simultaneous_retries_with_one_client_key_record_once():
     assert PenaltyRecord.objects.count() == 1
     assert sorted(result.created for result in results) == [False] * 4 + [True]
     assert len({result.record.pk for result in results}) == 1
+
+
+def test_a_submits_lock_holds_the_two_players_and_nothing_else():
+    # Locking the tournament's row as well would queue every submit of the event behind one
+    # row, and deadlock with a round being published (which locks the tournament first).
+    from django.db import DatabaseError, transaction
+
+    from judging.services.guards import lock_player
+    from players.models import Player
+    from tournaments.models import Registration, Tournament
+
+    desk = Desk.create()
+    desk.pair((0, 1), (2, 3))
+    locked, release = threading.Event(), threading.Event()
+
+    def hold():
+        try:
+            with transaction.atomic():
+                lock_player(desk.players[0])
+                locked.set()
+                release.wait(timeout=30)
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert locked.wait(timeout=30)
+        with transaction.atomic():
+            Tournament.objects.select_for_update(nowait=True).get(pk=desk.tournament.pk)
+            Player.objects.select_for_update(nowait=True).get(pk=desk.players[0].player_id)
+            Registration.objects.select_for_update(nowait=True).get(pk=desk.players[2].pk)
+        for held in (desk.players[0], desk.players[1]):
+            with pytest.raises(DatabaseError), transaction.atomic():
+                Registration.objects.select_for_update(nowait=True).get(pk=held.pk)
+    finally:
+        release.set()
+        holder.join(timeout=30)

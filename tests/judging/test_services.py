@@ -483,8 +483,8 @@ def test_a_preview_reads_the_player_with_their_match_and_penalties_as_the_submit
         assert found.registration.pk == desk.players[index].pk
         assert found.registration.player.name == desk.players[index].player.name
         assert found.registration.tournament is desk.tournament
-        assert found.held == held_penalties(desk.players[index])
-        assert found.in_match == tournament_selectors.plays_a_match(
+        assert list(found.held) == held_penalties(desk.players[index])
+        assert found.in_match is tournament_selectors.plays_a_match(
             registration=desk.players[index]
         )
         return found.in_match, len(found.held)

@@ -6,12 +6,14 @@ never sign in anyone Django would not, nor keep out anyone it would.
 
 import pytest
 from django.contrib.auth import SESSION_KEY
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from core.authentication import ModelBackend
 from tests.factories import Desk, UserFactory
-from tournaments.models import Staff, StaffRole
+from tournaments.models import Staff
 
 
 def home(desk):
@@ -91,8 +93,19 @@ def test_an_organiser_without_a_judges_role_is_refused_with_the_reason(client, d
     response = client.get(home(desk))
 
     assert response.status_code == 403
-    assert Staff.objects.filter(user=desk.organiser, role=StaffRole.ORGANISER).exists()
+    assert "главный судья, судья" in response.content.decode()
 
 
 def test_signed_out_goes_to_sign_in(client, desk):
     assert signs_in_again(client.get(home(desk)))
+
+
+def test_the_row_read_with_the_roles_serves_its_own_request_only(judge, desk):
+    assert judge.get(home(desk)).status_code == 200
+    User.objects.filter(pk=desk.floor.pk).update(first_name="Новое имя")
+
+    # Outside any request the backend reads the account afresh.
+    assert ModelBackend().get_user(desk.floor.pk).first_name == "Новое имя"
+    desk.floor.is_active = False
+    desk.floor.save()
+    assert ModelBackend().get_user(desk.floor.pk) is None

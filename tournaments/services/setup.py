@@ -40,7 +40,10 @@ MIN_PASSWORD_LENGTH = 8
 def lock_registrations(ids: Iterable[int]) -> dict[int, Registration]:
     """Lock the rows in a fixed order and return them fresh."""
     rows = (
-        Registration.objects.select_for_update()
+        # Only the registrations: the tournament and the players are read with them, and locking
+        # them too would queue every submit of the event behind one row (and deadlock with a
+        # round being published, which locks the tournament first).
+        Registration.objects.select_for_update(of=("self",))
         .filter(pk__in=sorted(set(ids)))
         .order_by("pk")
         .select_related("player", "tournament")
@@ -64,13 +67,18 @@ def lock_player_and_opponent(registration_id: int, tournament_id: int) -> dict[i
 def _lock_player_and_opponent(
     registration: int, tournament: int
 ) -> QuerySet[Registration, tuple[object, ...]]:
-    in_play = Match.objects.filter(ended_at__isnull=True, player2__isnull=False).order_by()
+    # The newest match first, as ``current_match`` reads it.
+    in_play = Match.objects.filter(ended_at__isnull=True, player2__isnull=False).order_by(
+        "-round__number"
+    )
     # Each opponent is one scalar subquery (a player plays one match at a time), so the database
     # finds the two rows by their key; "in (subquery)" would scan every registration instead.
     # Should a second match in progress ever exist, ``lock_player`` sees its player unlocked and
-    # locks again.
+    # locks again (after the player, out of the key order: a deadlock there is possible, but
+    # only with a match that cannot exist, since a round begins when every match has ended).
     return (
-        Registration.objects.select_for_update()
+        # Only the registrations (see ``lock_registrations``).
+        Registration.objects.select_for_update(of=("self",))
         .filter(tournament_id=tournament)
         .filter(
             Q(pk=registration)
