@@ -3,7 +3,7 @@
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Prefetch, Q, Sum
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, Sum
 from django.utils import timezone
 
 from core.prepared import Joined, PreparedQuery, concrete_fields, instance
@@ -168,7 +168,10 @@ def table_rows(
         .order_by(F("table").asc(nulls_last=True), "id")
     )
     if extended_only:
-        matches = matches.filter(extensions__isnull=False).distinct()
+        # A test of existence rather than a join: the join repeats a match per extension and
+        # then needs DISTINCT over every column of the match and its players, on every clock
+        # page at every clock change.
+        matches = matches.filter(Exists(TimeExtension.objects.filter(match=OuterRef("pk"))))
     rows = []
     for match in matches:
         extra = sum(extension.minutes for extension in match.given)
