@@ -175,6 +175,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "axes",
+    # The desk's own session table (core.models.Session), and nothing else of core is an app.
+    "core",
     "players",
     "tournaments",
     "judging",

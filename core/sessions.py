@@ -1,16 +1,20 @@
 """Sessions in the database, as Django keeps them, read through a prepared query.
 
 Every page a judge opens reads the session first; Django's own store builds that query anew each
-time (see ``core.prepared``). Only the read differs: writing, expiry and sign-out are Django's.
-Enabled by ``SESSION_ENGINE = "core.sessions"``.
+time (see ``core.prepared``). The table is the desk's own (``core.models.Session``): Django's, with
+the signed-in user's key beside the data, so that a staff page can read the session together with
+the user and their roles (``tournaments.access.read_with_user``) and hand it over with ``prime``.
+Writing, expiry and sign-out are Django's. Enabled by ``SESSION_ENGINE = "core.sessions"``.
 """
 
 import datetime
+from typing import Any
 
+from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
-from django.contrib.sessions.models import Session
 from django.utils import timezone
 
+from core.models import Session
 from core.prepared import PreparedQuery
 
 _SESSION = PreparedQuery(
@@ -23,6 +27,17 @@ _SESSION = PreparedQuery(
 
 
 class SessionStore(DatabaseSessionStore):
+    @classmethod
+    def get_model_class(cls) -> type[Session]:
+        return Session
+
+    def create_model_instance(self, data: dict[str, Any]) -> Session:
+        """The row to save, with the user the data signs in (None for anyone else)."""
+        session = super().create_model_instance(data)
+        assert isinstance(session, Session)  # get_model_class
+        session.user_id = user_key(data.get(SESSION_KEY))
+        return session
+
     def _get_session_from_db(self) -> Session | None:
         key = self.session_key
         row = _SESSION.first(key=key, now=timezone.now()) if key is not None else None
@@ -31,3 +46,22 @@ class SessionStore(DatabaseSessionStore):
             return None
         data, expire_date = row
         return Session(session_key=key, session_data=data, expire_date=expire_date)
+
+    @property
+    def is_loaded(self) -> bool:
+        """Whether the session's data has been read (or made) in this request."""
+        return hasattr(self, "_session_cache")
+
+    def prime(self, session_data: str) -> None:
+        """Take the data of this session as another query read it (unexpired, by this key),
+        instead of reading the row again; decoded as a read of the row would decode it."""
+        self._session_cache = self.decode(session_data)
+
+
+def user_key(value: object) -> int | None:
+    """The user's key a session's data names, if it can be one (the data holds it as text)."""
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 19:
+        return int(value)
+    return None

@@ -21,8 +21,15 @@ from django.utils.translation import gettext as _
 
 from core.authentication import known_user
 from core.http import DeskRequest
+from core.sessions import SessionStore
 from tournaments.models import StaffRole, Tournament
-from tournaments.selectors import StaffRead, roles_checked, staff_access, staff_access_with_user
+from tournaments.selectors import (
+    StaffRead,
+    roles_checked,
+    session_with_staff,
+    staff_access,
+    staff_access_with_user,
+)
 
 JUDGES = (StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE)
 RESULT_KEEPERS = (StaffRole.ORGANISER, StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE)
@@ -123,24 +130,47 @@ def staff_view(
 
 @contextmanager
 def read_with_user(request: HttpRequest, slug: str) -> Iterator[None]:
-    """Read the user the session names together with their roles in the tournament, in one query,
-    and let the sign-in check and the access check take both from that read.
+    """Read the session, the user it names and their roles in the tournament, in one query, and
+    let the session, the sign-in check and the access check take them from that read.
 
-    Every page of the staff needs the user and their roles; read apart, they cost two round trips
-    to the database on every request. Django still decides who is signed in (the session, the
-    backend, the check against the password): the row read here only spares its query.
+    Every page of the staff needs all three; read apart, they cost three round trips to the
+    database on every request. Django still decides who is signed in (the session's data, the
+    backend, the check against the password): the rows read here only spare their queries.
     """
-    user_id = _session_user_id(request)
-    if user_id is None:
+    named, read = _early_read(request, slug)
+    if not named:
         yield
         return
-    read = staff_access_with_user(slug=slug, user_id=user_id)
     token = _read_with_user.set((slug, read))
     try:
         with known_user(read.user if read is not None else None):
             yield
     finally:
         _read_with_user.reset(token)
+
+
+def _early_read(request: HttpRequest, slug: str) -> tuple[bool, StaffRead | None]:
+    """Whether the session names a user, and their staff read (None: not on the staff).
+
+    When this request has not read its session yet (the session store of ``core.sessions``),
+    the session is read with the user and the roles and primed with its data: one query for the
+    three. Someone off the staff (who gets "not found") is read the ordinary way.
+    """
+    store = request.session
+    key = store.session_key
+    if isinstance(store, SessionStore) and key is not None and not store.is_loaded:
+        found = session_with_staff(key=key, slug=slug)
+        if found is not None:
+            data, staff = found
+            store.prime(data)
+            # The session's data decides who it signs in; its row's copy of the user only
+            # joined the rows, and is written with the data, so the two agree.
+            if _session_user_id(request) == staff.user.pk:
+                return True, staff
+    user_id = _session_user_id(request)
+    if user_id is None:
+        return False, None
+    return True, staff_access_with_user(slug=slug, user_id=user_id)
 
 
 def _session_user_id(request: HttpRequest) -> int | None:

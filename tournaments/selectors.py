@@ -1,5 +1,6 @@
 """Reads about tournaments, their staff, rounds and matches."""
 
+import datetime
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -7,8 +8,18 @@ from dataclasses import dataclass
 from typing import overload
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Count, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import (
+    Count,
+    F,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from core.prepared import Joined, PreparedQuery, concrete_fields, instance
 from players.models import Player, search_text
@@ -77,6 +88,31 @@ _STAFF_ACCESS = PreparedQuery(
     ),
     slug=str,
     user=int,
+)
+
+
+def session_with_staff(*, key: str, slug: str) -> tuple[str, StaffRead] | None:
+    """The data of the unexpired session of that key, with the user its row names and their
+    roles in the tournament of that slug, in one query; None when there is no such session or
+    its user is not on that tournament's staff (the caller then reads them apart)."""
+    rows = _SESSION_WITH_STAFF.rows(key=key, now=timezone.now(), slug=slug)
+    if not rows:
+        return None
+    tournament, user = _STAFF_TOURNAMENT_AND_USER.instances(rows[0][2:])
+    staff = StaffRead(tournament=tournament, user=user, roles={row[1] for row in rows})
+    return rows[0][0], staff
+
+
+# Every request of the staff runs it (core/prepared.py says why it is prepared): a row per role.
+_SESSION_WITH_STAFF = PreparedQuery(
+    lambda key, now, slug: Staff.objects.filter(
+        tournament__slug=slug,
+        user__sessions__session_key=key,
+        user__sessions__expire_date__gt=now,
+    ).values_list("user__sessions__session_data", "role", *_STAFF_TOURNAMENT_AND_USER.names),
+    key=str,
+    now=datetime.datetime,
+    slug=str,
 )
 
 

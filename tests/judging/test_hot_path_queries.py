@@ -1,12 +1,12 @@
 """The judges' hot path reads each thing once: the queries of a preview and of a submit, pinned.
 
-The user, the tournament and the judge's roles are read in one query (the access check) and handed
-to the sign-in check and the service; a preview reads the player with whether they play now and
-what they hold; the edition is found inside the infraction's query; a submit locks the player and
-the opponent in one statement (the player is not read before) and reads the match and its games
-once under the lock; the player's penalties and a record made with the same form come in one read.
-Savepoints and PostgreSQL's NOTIFY are left out of the count, so the same numbers hold on both
-databases."""
+The session, the user, the tournament and the judge's roles are read in one query (the access
+check) and handed to the session, the sign-in check and the service; a preview reads the player
+with whether they play now and what they hold; the edition is found inside the infraction's
+query; a submit locks the player and the opponent in one statement (the player is not read
+before) and reads the match and its games once under the lock; the player's penalties and a
+record made with the same form come in one read. Savepoints and PostgreSQL's NOTIFY are left out
+of the count, so the same numbers hold on both databases."""
 
 import re
 import uuid
@@ -20,14 +20,12 @@ from judging.models import PenaltyRecord
 from tests.factories import Desk, crowd
 
 PREVIEW = [
-    "django_session",  # the session (middleware)
-    "tournaments_staff",  # the user, the tournament and the judge's roles (access)
+    "tournaments_staff",  # the session, the user, the tournament and the judge's roles (access)
     # The player, with their name, whether they play now and the penalties they hold.
     "tournaments_registration",
     "judging_infraction",  # the infraction, in the tournament's edition
 ]
 SUBMIT = [
-    "django_session",
     "tournaments_staff",
     "tournaments_registration",  # the player and the opponent, locked (not read before)
     "tournaments_match",  # the match and the games it has had, under the lock
@@ -113,7 +111,7 @@ def test_a_submit_between_matches_reads_the_round_instead_of_the_game(client, db
     assert (
         queries
         == [
-            *SUBMIT[:2],
+            *SUBMIT[:1],
             "tournaments_registration",  # the player alone: no match in progress
             "tournaments_match",
             "judging_penaltyrecord",
@@ -131,5 +129,5 @@ def test_a_retry_with_the_same_form_reads_and_writes_nothing_more(client, desk):
 
     queries = measure(client, desk, "issue", data)
 
-    assert queries == SUBMIT[:5]
+    assert queries == SUBMIT[:4]
     assert PenaltyRecord.objects.count() == 1

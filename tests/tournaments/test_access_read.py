@@ -109,3 +109,26 @@ def test_the_row_read_with_the_roles_serves_its_own_request_only(judge, desk):
     desk.floor.is_active = False
     desk.floor.save()
     assert ModelBackend().get_user(desk.floor.pk) is None
+
+
+def test_the_sessions_data_decides_who_is_signed_in_not_its_rows_copy(judge, desk):
+    # Were the row's copy of the user ever to disagree with the data, the data decides: the roles
+    # read with the copy are not taken.
+    from core.models import Session
+
+    Session.objects.filter(session_key=judge.session.session_key).update(user=desk.organiser)
+
+    with CaptureQueriesContext(connection):
+        response = judge.get(home(desk))
+
+    assert response.status_code == 200
+    assert response.wsgi_request.user == desk.floor
+
+
+def test_a_staff_page_reads_the_session_with_the_user_and_roles(judge, desk):
+    with CaptureQueriesContext(connection) as queries:
+        assert judge.get(home(desk)).status_code == 200
+
+    first = queries[0]["sql"]
+    assert '"core_session"' in first and '"tournaments_staff"' in first and '"auth_user"' in first
+    assert not [query for query in queries[1:] if '"core_session"' in query["sql"]]
