@@ -1,6 +1,7 @@
 """The desk's own session table: Django's, with the signed-in user beside the session's data."""
 
 from django.conf import settings
+from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.sessions.base_session import AbstractBaseSession
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -31,7 +32,7 @@ class Session(AbstractBaseSession):
         db_table = "core_session"
 
     @classmethod
-    def get_session_store_class(cls) -> type:
+    def get_session_store_class(cls) -> type[SessionBase]:
         from core.sessions import SessionStore
 
         return SessionStore

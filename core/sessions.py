@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
+from django.contrib.sessions.base_session import AbstractBaseSession
 from django.utils import timezone
 
 from core.models import Session
@@ -33,9 +34,16 @@ class SessionStore(DatabaseSessionStore):
 
     def create_model_instance(self, data: dict[str, Any]) -> Session:
         """The row to save, with the user the data signs in (None for anyone else)."""
-        session = super().create_model_instance(data)
-        assert isinstance(session, Session)  # get_model_class
-        session.user_id = user_key(data.get(SESSION_KEY))
+        return self._with_user(super().create_model_instance(data), data)
+
+    async def acreate_model_instance(self, data: dict[str, Any]) -> Session:
+        return self._with_user(await super().acreate_model_instance(data), data)
+
+    @staticmethod
+    def _with_user(session: AbstractBaseSession, data: dict[str, Any]) -> Session:
+        if not isinstance(session, Session):
+            raise TypeError(f"not a row of the desk's session table: {session!r}")
+        session.user_id = signed_in_user_pk(data.get(SESSION_KEY))
         return session
 
     def _get_session_from_db(self) -> Session | None:
@@ -54,14 +62,22 @@ class SessionStore(DatabaseSessionStore):
 
     def prime(self, session_data: str) -> None:
         """Take the data of this session as another query read it (unexpired, by this key),
-        instead of reading the row again; decoded as a read of the row would decode it."""
+        instead of reading the row again; decoded as a read of the row would decode it (data
+        that fails its signature reads as an empty session)."""
+        if self.is_loaded:
+            raise RuntimeError("the session was read already: priming it would drop changes")
+        # Private to Django's SessionBase: where a read of the row keeps the decoded data.
         self._session_cache = self.decode(session_data)
+        self.accessed = True
 
 
-def user_key(value: object) -> int | None:
-    """The user's key a session's data names, if it can be one (the data holds it as text)."""
+def signed_in_user_pk(value: object) -> int | None:
+    """The key of the user a session's data signs in, if it can be one (the data holds it as
+    text); None for anything else."""
+    if isinstance(value, bool):
+        return None
     if isinstance(value, int):
-        return value
+        return value if value > 0 else None
     if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 19:
-        return int(value)
+        return int(value) or None
     return None

@@ -3,12 +3,13 @@
 import datetime
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.contrib.auth import SESSION_KEY
 from django.urls import reverse
 from django.utils import timezone
 
 from core.models import Session
-from core.sessions import SessionStore, user_key
+from core.sessions import SessionStore, signed_in_user_pk
 
 pytestmark = pytest.mark.django_db
 
@@ -51,10 +52,21 @@ def test_a_primed_session_reads_and_saves_as_a_loaded_one(desk):
 
 @pytest.mark.parametrize(
     ("value", "key"),
-    [("42", 42), (42, 42), (None, None), ("", None), ("4x", None), ("٤٢", None), ("9" * 40, None)],
+    [
+        ("42", 42),
+        (42, 42),
+        (None, None),
+        ("", None),
+        ("0", None),
+        ("4x", None),
+        ("٤٢", None),
+        ("9" * 40, None),
+        (True, None),
+        (-3, None),
+    ],
 )
 def test_only_a_plain_number_is_taken_for_a_users_key(value, key):
-    assert user_key(value) == key
+    assert signed_in_user_pk(value) == key
 
 
 def test_an_expired_session_signs_in_no_one(client, desk):
@@ -64,3 +76,73 @@ def test_an_expired_session_signs_in_no_one(client, desk):
     response = client.get(reverse("judging:judge-home", args=[desk.tournament.slug]))
 
     assert response.status_code == 302 and reverse("login") in response["Location"]
+
+
+def test_a_session_is_primed_once_and_then_saves_as_any_other(desk):
+    store = SessionStore()
+    store[SESSION_KEY] = str(desk.floor.pk)
+    store.save()
+    data = Session.objects.get(session_key=store.session_key).session_data
+
+    primed = SessionStore(store.session_key)
+    primed.prime(data)
+    assert primed.accessed
+    with pytest.raises(RuntimeError):
+        primed.prime(data)
+    primed.cycle_key()
+    assert Session.objects.get(session_key=primed.session_key).user_id == desk.floor.pk
+    primed.flush()
+    assert not Session.objects.exists()
+
+
+def test_tampered_data_primes_an_empty_session(desk):
+    store = SessionStore()
+    store[SESSION_KEY] = str(desk.floor.pk)
+    store.save()
+    data = Session.objects.get(session_key=store.session_key).session_data
+
+    primed = SessionStore(store.session_key)
+    primed.prime(data[:-2] + ("A" if data[-2] != "A" else "B") + data[-1])
+
+    assert SESSION_KEY not in primed
+
+
+def test_a_session_saved_from_async_code_names_its_user_too(desk):
+    store = SessionStore()
+    store[SESSION_KEY] = str(desk.floor.pk)
+    async_to_sync(store.asave)()
+
+    assert Session.objects.get(session_key=store.session_key).user_id == desk.floor.pk
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_upgrade_moves_every_live_session_with_its_user(desk):
+    from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
+    from django.contrib.sessions.models import Session as DjangoSession
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before = [("core", "0001_session_with_user")]
+    after = [("core", "0002_move_sessions_into_the_desks_table")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    # Sessions as the desk kept them before: in Django's table, under Django's store's salt.
+    signed_in = DatabaseSessionStore()
+    signed_in[SESSION_KEY] = str(desk.floor.pk)
+    signed_in.create()
+    anonymous = DatabaseSessionStore()
+    anonymous["language"] = "ru"
+    anonymous.create()
+    DjangoSession.objects.create(
+        session_key="expired" + "x" * 30,
+        session_data=signed_in.encode({SESSION_KEY: "1"}),
+        expire_date=timezone.now() - datetime.timedelta(days=1),
+    )
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+
+    moved = {row.session_key: row.user_id for row in Session.objects.all()}
+    assert moved == {signed_in.session_key: desk.floor.pk, anonymous.session_key: None}
+    assert not DjangoSession.objects.exists()
+    assert SessionStore(signed_in.session_key).load()[SESSION_KEY] == str(desk.floor.pk)
