@@ -33,21 +33,18 @@ def test_a_session_of_no_one_names_no_user(db):
 
 
 def test_a_primed_session_reads_and_saves_as_a_loaded_one(desk):
-    store = SessionStore()
-    store[SESSION_KEY] = str(desk.floor.pk)
-    store.save()
-    row = Session.objects.get(session_key=store.session_key)
+    key, data = saved_session(desk.floor)
 
-    primed = SessionStore(store.session_key)
+    primed = SessionStore(key)
     assert not primed.is_loaded
-    primed.prime(row.session_data)
+    primed.prime(data)
     assert primed.is_loaded
     assert primed[SESSION_KEY] == str(desk.floor.pk)
     primed[SESSION_KEY] = str(desk.head.pk)
     primed.save()
 
-    assert SessionStore(store.session_key).load()[SESSION_KEY] == str(desk.head.pk)
-    assert Session.objects.get(session_key=store.session_key).user_id == desk.head.pk
+    assert SessionStore(key).load()[SESSION_KEY] == str(desk.head.pk)
+    assert Session.objects.get(session_key=key).user_id == desk.head.pk
 
 
 @pytest.mark.parametrize(
@@ -78,13 +75,18 @@ def test_an_expired_session_signs_in_no_one(client, desk):
     assert response.status_code == 302 and reverse("login") in response["Location"]
 
 
-def test_a_session_is_primed_once_and_then_saves_as_any_other(desk):
+def saved_session(user):
+    """A session that signs the user in, saved: its key and its data as the row holds it."""
     store = SessionStore()
-    store[SESSION_KEY] = str(desk.floor.pk)
+    store[SESSION_KEY] = str(user.pk)
     store.save()
-    data = Session.objects.get(session_key=store.session_key).session_data
+    return store.session_key, Session.objects.get(session_key=store.session_key).session_data
 
-    primed = SessionStore(store.session_key)
+
+def test_a_session_is_primed_once_and_then_saves_as_any_other(desk):
+    key, data = saved_session(desk.floor)
+
+    primed = SessionStore(key)
     primed.prime(data)
     assert primed.accessed
     with pytest.raises(RuntimeError):
@@ -96,12 +98,9 @@ def test_a_session_is_primed_once_and_then_saves_as_any_other(desk):
 
 
 def test_tampered_data_primes_an_empty_session(desk):
-    store = SessionStore()
-    store[SESSION_KEY] = str(desk.floor.pk)
-    store.save()
-    data = Session.objects.get(session_key=store.session_key).session_data
+    key, data = saved_session(desk.floor)
 
-    primed = SessionStore(store.session_key)
+    primed = SessionStore(key)
     primed.prime(data[:-2] + ("A" if data[-2] != "A" else "B") + data[-1])
 
     assert SESSION_KEY not in primed
