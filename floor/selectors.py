@@ -3,7 +3,14 @@
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, Sum
+from django.db.models import (
+    Count,
+    Exists,
+    F,
+    OuterRef,
+    Q,
+    Sum,
+)
 from django.utils import timezone
 
 from core.prepared import Joined, PreparedQuery, concrete_fields, instance
@@ -154,30 +161,56 @@ class TableRow:
 def table_rows(
     *, round_: Round, clock: Clock | None, extended_only: bool = False
 ) -> list[TableRow]:
-    """The round's tables (byes left out) with their extensions, in table order: two queries."""
-    matches = (
-        Match.objects.filter(round=round_, player2__isnull=False)
-        .select_related("player1__player", "player2__player")
-        .prefetch_related(
-            Prefetch(
-                "extensions",
-                queryset=TimeExtension.objects.order_by("given_at", "id"),
-                to_attr="given",
-            )
-        )
-        .order_by(F("table").asc(nulls_last=True), "id")
-    )
+    """The round's tables (byes left out) with their extensions, in table order: two queries
+    (one when no table has extra time, as on most clock changes)."""
     if extended_only:
-        # A test of existence rather than a join: the join repeats a match per extension and
-        # then needs DISTINCT over every column of the match and its players, on every clock
-        # page at every clock change.
-        matches = matches.filter(Exists(TimeExtension.objects.filter(match=OuterRef("pk"))))
+        matches = [_match_from_row(row) for row in _EXTENDED_TABLES.rows(round_=round_.pk)]
+    else:
+        matches = list(
+            Match.objects.filter(round=round_, player2__isnull=False)
+            .select_related("player1__player", "player2__player")
+            .order_by(F("table").asc(nulls_last=True), "id")
+        )
+    given: dict[int, list[TimeExtension]] = {match.pk: [] for match in matches}
+    if given:
+        extensions = TimeExtension.objects.filter(match_id__in=given).order_by("given_at", "id")
+        for extension in extensions:
+            given[extension.match_id].append(extension)
     rows = []
     for match in matches:
-        extra = sum(extension.minutes for extension in match.given)
+        extra = sum(extension.minutes for extension in given[match.pk])
         ends = clock.table_end(extra) if clock is not None and extra else None
-        rows.append(TableRow(match=match, extensions=match.given, extra=extra, ends_at=ends))
+        rows.append(TableRow(match=match, extensions=given[match.pk], extra=extra, ends_at=ends))
     return rows
+
+
+_TABLE_ROW = Joined(
+    ("", Match),
+    ("player1", Registration),
+    ("player1__player", Player),
+    ("player2", Registration),
+    ("player2__player", Player),
+)
+# Every open clock page runs it at every clock change (core/prepared.py says why it is
+# prepared). A test of existence rather than a join: the join repeats a match per extension and
+# then needs DISTINCT over every column of the match and its players.
+_EXTENDED_TABLES = PreparedQuery(
+    lambda round_: (
+        Match.objects.filter(round_id=round_, player2__isnull=False)
+        .filter(Exists(TimeExtension.objects.filter(match=OuterRef("pk"))))
+        .order_by(F("table").asc(nulls_last=True), "id")
+        .values_list(*_TABLE_ROW.names)
+    ),
+    round_=int,
+)
+
+
+def _match_from_row(row: tuple[object, ...]) -> Match:
+    """A match with both players and their names, from a ``_TABLE_ROW``."""
+    match, first, first_player, second, second_player = _TABLE_ROW.instances(row)
+    first.player, second.player = first_player, second_player
+    match.player1, match.player2 = first, second
+    return match
 
 
 def open_calls(*, tournament: Tournament, escalated_only: bool = False) -> list[JudgeCall]:

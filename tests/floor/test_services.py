@@ -4,6 +4,8 @@ import datetime
 import uuid
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from core.errors import DomainError
@@ -151,8 +153,25 @@ def test_the_table_list_shows_extensions_and_their_end(paired):
     rows = selectors.table_rows(round_=time.round, clock=time.clock)
     assert [(row.match.table, row.extra) for row in rows] == [(1, 5), (2, 0)]
     assert rows[0].ends_at == time.clock.ends_at + datetime.timedelta(minutes=5)
-    extended = selectors.table_rows(round_=time.round, clock=time.clock, extended_only=True)
+    with CaptureQueriesContext(connection) as queries:
+        extended = selectors.table_rows(round_=time.round, clock=time.clock, extended_only=True)
+        names = [row.match.player2.player.name for row in extended]
     assert [row.match.table for row in extended] == [1]
+    # The clock page's list reads as the full one: the players, the extensions, the end.
+    assert names == [rows[0].match.player2.player.name]
+    assert extended[0].match.player1.player.name == rows[0].match.player1.player.name
+    assert [e.pk for e in extended[0].extensions] == [e.pk for e in rows[0].extensions]
+    assert (extended[0].extra, extended[0].ends_at) == (rows[0].extra, rows[0].ends_at)
+    assert len(queries) == 2
+
+
+def test_the_clock_pages_list_is_one_query_when_no_table_has_extra_time(paired):
+    services.start_clock(tournament=paired.tournament)
+    time = selectors.round_time(tournament=paired.tournament)
+
+    with CaptureQueriesContext(connection) as queries:
+        assert selectors.table_rows(round_=time.round, clock=time.clock, extended_only=True) == []
+    assert len(queries) == 1
 
 
 # Judge calls -------------------------------------------------------------------------------
