@@ -99,7 +99,11 @@ def match_at_table(*, tournament: Tournament, table: int, lock: bool = False) ->
         return None
     if not lock:
         row = _MATCH_AT_TABLE.first(round=round_.pk, table=table)
-        return _match_with_players(row, round_) if row is not None else None
+        if row is None:
+            return None
+        match = _match_with_players(row)
+        match.round = round_
+        return match
     return (
         Match.objects.filter(round=round_, table=table, player2__isnull=False)
         .select_for_update(of=("self",))
@@ -126,11 +130,11 @@ _MATCH_AT_TABLE = PreparedQuery(
 )
 
 
-def _match_with_players(row: tuple[object, ...], round_: Round) -> Match:
-    """A ``_MATCH_AT_TABLE`` row as the match with its round and both players."""
+def _match_with_players(row: tuple[object, ...]) -> Match:
+    """A ``_MATCH_AND_PLAYERS`` row as the match with both players and their names."""
     match, first, first_player, second, second_player = _MATCH_AND_PLAYERS.instances(row)
     first.player, second.player = first_player, second_player
-    match.round, match.player1, match.player2 = round_, first, second
+    match.player1, match.player2 = first, second
     return match
 
 
@@ -164,7 +168,7 @@ def table_rows(
     """The round's tables (byes left out) with their extensions, in table order: two queries
     (one when no table has extra time, as on most clock changes)."""
     if extended_only:
-        matches = [_match_from_row(row) for row in _EXTENDED_TABLES.rows(round_=round_.pk)]
+        matches = [_match_with_players(row) for row in _EXTENDED_TABLES.rows(round_=round_.pk)]
     else:
         matches = list(
             Match.objects.filter(round=round_, player2__isnull=False)
@@ -184,13 +188,6 @@ def table_rows(
     return rows
 
 
-_TABLE_ROW = Joined(
-    ("", Match),
-    ("player1", Registration),
-    ("player1__player", Player),
-    ("player2", Registration),
-    ("player2__player", Player),
-)
 # Every open clock page runs it at every clock change (core/prepared.py says why it is
 # prepared). A test of existence rather than a join: the join repeats a match per extension and
 # then needs DISTINCT over every column of the match and its players.
@@ -199,18 +196,10 @@ _EXTENDED_TABLES = PreparedQuery(
         Match.objects.filter(round_id=round_, player2__isnull=False)
         .filter(Exists(TimeExtension.objects.filter(match=OuterRef("pk"))))
         .order_by(F("table").asc(nulls_last=True), "id")
-        .values_list(*_TABLE_ROW.names)
+        .values_list(*_MATCH_AND_PLAYERS.names)
     ),
     round_=int,
 )
-
-
-def _match_from_row(row: tuple[object, ...]) -> Match:
-    """A match with both players and their names, from a ``_TABLE_ROW``."""
-    match, first, first_player, second, second_player = _TABLE_ROW.instances(row)
-    first.player, second.player = first_player, second_player
-    match.player1, match.player2 = first, second
-    return match
 
 
 def open_calls(*, tournament: Tournament, escalated_only: bool = False) -> list[JudgeCall]:
