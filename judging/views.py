@@ -167,7 +167,7 @@ def preview(request: DeskRequest, access: Access) -> HttpResponse:
             sub_item=form.cleaned_data["sub_item_letter"],
             issued_by=request.user,
             in_match=player.in_match,
-            held=list(player.held),
+            held=player.held,
         )
     except DomainError as error:
         context["error"] = error.message

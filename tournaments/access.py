@@ -13,15 +13,14 @@ from typing import Concatenate, ParamSpec, cast
 
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 
 from core.authentication import known_user
 from core.http import DeskRequest
-from core.sessions import SessionStore
+from core.sessions import SessionStore, signed_in_user_pk
 from tournaments.models import StaffRole, Tournament
 from tournaments.selectors import (
     StaffRead,
@@ -175,12 +174,8 @@ def _early_read(request: HttpRequest, slug: str) -> tuple[bool, StaffRead | None
 
 def _session_user_id(request: HttpRequest) -> int | None:
     """The id of the user the session names, if it names one that could be a user's."""
-    value = request.session.get(SESSION_KEY)
-    try:
-        user_id = User._meta.pk.to_python(value) if value is not None else None
-    except ValidationError:
-        return None
-    return user_id if isinstance(user_id, int) else None
+    # The rule the session table's copy of the user is written by, so the two always agree.
+    return signed_in_user_pk(request.session.get(SESSION_KEY))
 
 
 def _is_signed_in_user(read: StaffRead | None, request: HttpRequest) -> bool:

@@ -1,6 +1,7 @@
 """Issuing: what an infraction becomes for a player now (rules.md §3–§6), and recording it."""
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -85,7 +86,7 @@ def preview_penalty(
     deferred: bool = False,
     sub_item: str = "",
     in_match: bool | None = None,
-    held: list[stacking.HeldPenalty] | None = None,
+    held: Sequence[stacking.HeldPenalty] | None = None,
 ) -> Ruling:
     """The ruling the judge would get if they submitted now; writes nothing, locks nothing.
 
@@ -260,7 +261,7 @@ def _rule(
     deferred: bool,
     sub_item: str,
     issued_by: User,
-    held: list[stacking.HeldPenalty] | None = None,
+    held: Sequence[stacking.HeldPenalty] | None = None,
 ) -> Ruling:
     """``held``: the player's penalties in force when the caller has read them already."""
     tournament = registration.tournament
