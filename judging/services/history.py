@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 
-from core.prepared import PreparedQuery
+from core.prepared import PreparedInsert, PreparedQuery
 from judging import live, stacking
 from judging.models import PenaltyChange, PenaltyRecord
 from judging.penalties import Rank
@@ -22,6 +22,10 @@ class PenaltyOutcome:
     dependents: list[PenaltyRecord] = field(default_factory=list)
 
 
+# Every write of a record appends to its history (core/prepared.py says why it is prepared).
+_NEW_CHANGE = PreparedInsert(PenaltyChange)
+
+
 def log(
     record: PenaltyRecord,
     kind: str,
@@ -33,7 +37,7 @@ def log(
 ) -> PenaltyChange:
     """Append a history entry that leads from the given state to the record's current one,
     and announce it to the tournament's open pages once the transaction commits."""
-    change = PenaltyChange.objects.create(
+    change = _NEW_CHANGE.create(
         record=record,
         kind=kind,
         author=author,

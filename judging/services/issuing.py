@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
-from core.prepared import Joined, PreparedQuery
+from core.prepared import Joined, PreparedInsert, PreparedQuery
 from judging import stacking
 from judging.models import ChangeKind, Infraction, PenaltyRecord, RecordStatus
 from judging.penalties import Moment, Rank
@@ -171,7 +171,7 @@ def _issue(
         ruling.decision,
         ruling.needs_head_judge,
     )
-    record = PenaltyRecord.objects.create(
+    record = _NEW_RECORD.create(
         tournament=tournament,
         registration=registration,
         infraction=infraction,
@@ -208,6 +208,7 @@ def _issue(
 
 
 # Every submit runs these, under the player's lock (core/prepared.py says why they are prepared).
+_NEW_RECORD = PreparedInsert(PenaltyRecord)
 _RECORD_ROW = Joined(("", PenaltyRecord), ("round", Round))
 _HELD_OR_KEYED = PreparedQuery(
     lambda registration, tournament, client_key: (

@@ -5,14 +5,21 @@ import datetime
 import uuid
 
 import pytest
-from django.db import connection
-from django.db.models import Q
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Q, Value
+from django.db.models.signals import post_save, pre_save
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from core.models import Session
-from core.prepared import PreparedQuery, PreparedQueryError, concrete_fields, instance
-from judging.models import PenaltyRecord
+from core.prepared import (
+    PreparedInsert,
+    PreparedQuery,
+    PreparedQueryError,
+    concrete_fields,
+    instance,
+)
+from judging.models import PenaltyAcknowledgement, PenaltyChange, PenaltyRecord
 from tournaments import selectors
 from tournaments.models import Match, Registration, Tournament
 
@@ -336,3 +343,122 @@ def test_joined_models_come_back_with_an_outer_join_that_found_nothing_as_none(d
 
     assert round_ == Round.objects.get(tournament=desk.tournament)
     assert clock is None
+
+
+# --- Prepared inserts ---------------------------------------------------------------------------
+
+
+def _record_values(desk, **changed):
+    desk.pair((0, 1), (2, 3))
+    template = desk.issue(0, "1.4")
+    values = {
+        field.name: getattr(template, field.name)
+        for field in PenaltyRecord._meta.concrete_fields
+        if not field.primary_key and not field.generated
+    }
+    values.update(client_key=uuid.uuid4(), note="a note", **changed)
+    return values
+
+
+def test_an_insert_answers_and_stores_what_the_orm_does(desk):
+    values = _record_values(desk)
+    inserted = PreparedInsert(PenaltyRecord).create(**values)
+    created = PenaltyRecord.objects.create(**{**values, "client_key": uuid.uuid4()})
+
+    # Every column but the key, the form's key and the moment of issue (each its own).
+    columns = [
+        name
+        for name in concrete_fields(PenaltyRecord)
+        if name not in ("id", "client_key", "issued_at")
+    ]
+    stored = PenaltyRecord.objects.filter(pk__in=[inserted.pk, created.pk]).order_by("pk")
+    inserted_row, created_row = stored.values_list(*columns)
+    assert inserted_row == created_row
+    assert created.pk == inserted.pk + 1
+    assert not inserted._state.adding and inserted._state.db == "default"
+    # What the database computes comes back as it does with the ORM: the key, the generated column.
+    for name in columns:
+        assert getattr(inserted, name) == getattr(created, name), name
+    assert isinstance(inserted.pk, int)
+    assert inserted.is_pending_loss is created.is_pending_loss
+    assert inserted.issued_at <= created.issued_at
+    assert inserted.issued_at == PenaltyRecord.objects.get(pk=inserted.pk).issued_at
+
+
+def test_an_insert_sets_an_automatic_moment_and_sends_the_signals(
+    desk, django_capture_on_commit_callbacks
+):
+    desk.pair((0, 1))
+    record = desk.issue(0, "1.4")
+    heard = []
+
+    def hear(sender, instance, **kwargs):
+        heard.append((sender, kwargs.get("created"), kwargs["using"], instance.pk))
+
+    pre_save.connect(hear, sender=PenaltyChange)
+    post_save.connect(hear, sender=PenaltyChange)
+    try:
+        before = timezone.now()
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            change = PreparedInsert(PenaltyChange).create(
+                record=record, kind="issued", author=desk.floor, to_rank=1, to_status="in_force"
+            )
+    finally:
+        pre_save.disconnect(hear, sender=PenaltyChange)
+        post_save.disconnect(hear, sender=PenaltyChange)
+
+    assert before <= change.at <= timezone.now()
+    assert PenaltyChange.objects.get(pk=change.pk).at == change.at
+    assert heard == [
+        (PenaltyChange, None, "default", None),
+        (PenaltyChange, True, "default", change.pk),
+    ]
+    # The audit line (operations/audit.py) is one of the callbacks waiting for the commit.
+    assert len(callbacks) == 1
+
+
+def test_an_insert_compiles_once_and_runs_one_statement(desk):
+    values = _record_values(desk)
+    insert = PreparedInsert(PenaltyRecord)
+    insert.create(**values)
+
+    with CaptureQueriesContext(connection) as first:
+        insert.create(**{**values, "client_key": uuid.uuid4(), "note": "first"})
+    with CaptureQueriesContext(connection) as second:
+        insert.create(**{**values, "client_key": uuid.uuid4(), "note": "second"})
+
+    assert len(first) == len(second) == 1
+    assert first[0]["sql"].startswith('INSERT INTO "judging_penaltyrecord"')
+
+
+def test_an_insert_refuses_what_would_change_its_sql(desk):
+    values = _record_values(desk)
+    insert = PreparedInsert(PenaltyRecord)
+    insert.create(**values)
+
+    with pytest.raises(PreparedQueryError, match="expression"):
+        insert.create(**{**values, "client_key": uuid.uuid4(), "note": Value("typed in SQL")})
+    # A model whose key the database does not number.
+    with pytest.raises(PreparedQueryError, match="numbers"):
+        PreparedInsert(PenaltyAcknowledgement).create(
+            record=PenaltyRecord.objects.first(), kind="acknowledged", recorded_by=desk.floor
+        )
+
+
+def test_an_insert_refuses_an_unsaved_related_row_as_save_does(desk):
+    values = _record_values(desk, registration=Registration(tournament=desk.tournament))
+
+    with pytest.raises(ValueError, match="unsaved related object"):
+        PreparedInsert(PenaltyRecord).create(**values)
+
+
+def test_a_refused_insert_leaves_the_transaction_to_roll_back_as_the_orm_does(desk):
+    values = _record_values(desk)
+    insert = PreparedInsert(PenaltyRecord)
+    insert.create(**values)
+
+    with transaction.atomic():
+        with pytest.raises(IntegrityError):
+            insert.create(**values)  # the same client key in the same tournament
+        # Marked, so that leaving the block rolls back what it did instead of committing it.
+        assert transaction.get_rollback()
