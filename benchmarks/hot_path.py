@@ -355,13 +355,13 @@ def report(kind: str, r: dict[str, float]) -> None:
     print(
         f"submit p95 while XLSX exports run ({r['exports']:.0f} built): "
         f"{r['submit_p95_export']:.1f} ms against {r['submit_p95_idle']:.1f} ms idle "
-        f"({r['submit_p95_export'] / r['submit_p95_idle']:.1f}x, goal 2x)"
+        f"({r['submit_p95_export'] / r['submit_p95_idle']:.2f}x, goal 2x)"
     )
     if "live_median" in r:
         print(
             f"live, commit to {STREAMS} streams: app median {r['live_median']:.1f} ms "
             f"(p95 {r['live_p95']:.1f}), bare SSE median {r['bare_median']:.1f} ms "
-            f"(p95 {r['bare_p95']:.1f}): {r['live_median'] / r['bare_median']:.1f}x (goal 2x)"
+            f"(p95 {r['bare_p95']:.1f}): {r['live_median'] / r['bare_median']:.2f}x (goal 2x)"
         )
 
 

@@ -23,6 +23,7 @@ behaves as ``Model.objects.create`` would. Every submit writes two rows; the ORM
 more time writing their SQL again than the database spent storing them.
 """
 
+import copy
 import datetime
 import threading
 import uuid
@@ -301,10 +302,11 @@ class PreparedInsert[M: Model]:
     """``Model.objects.create`` for one model, its INSERT written once per process for the
     default database.
 
-    What it accepts is checked when it first compiles: a model whose key the database numbers (an
+    What it accepts is checked when it first runs: a model whose key the database numbers (an
     auto field), no parent model, and no column whose value would change the statement's shape
-    (a database default, a generated column, a field with its own placeholder). A value that is an
-    expression rather than a value is refused each time, since it too would change the SQL.
+    (a database default, a field with its own placeholder); a generated column is left to the
+    database and read back, as the ORM does. A value that is an expression rather than a value,
+    and a key given, are refused on every call, since the statement has no place for them.
     """
 
     def __init__(self, model: type[M]) -> None:
@@ -318,35 +320,51 @@ class PreparedInsert[M: Model]:
         alias = connection.alias
         # Typed loosely: the ORM's own steps below are not in the model's public interface.
         row: Any = self.model(**values)
+        if row._is_pk_set():
+            # The ORM would insert the key given; the prepared statement lets the database number
+            # the row, so a key given is refused rather than silently replaced.
+            raise PreparedQueryError("a prepared insert takes no key: the database numbers the row")
         # What ``Model.save`` checks first: a related object not saved yet is refused.
         row._prepare_related_fields_for_save(operation_name="save")
         pre_save.send(sender=self.model, instance=row, raw=False, using=alias, update_fields=None)
-        compiled = self._compiled.get(alias) or self._compile(connection, row)
-        params = []
-        for field in compiled.fields:
-            # What ``SQLInsertCompiler`` binds: the value after the field's ``pre_save`` (which
-            # sets an ``auto_now_add`` moment), prepared by the field for this database.
-            value = field.pre_save(row, add=True)
+        fields = self._compiled[alias].fields if alias in self._compiled else self._fields()
+        # What ``SQLInsertCompiler`` binds: each value after the field's ``pre_save`` (which sets
+        # an ``auto_now_add`` moment), then prepared by the field for this database. An expression
+        # is refused before anything is compiled from this row, since its SQL would otherwise
+        # stand in the statement for every later row.
+        saved = [(field, field.pre_save(row, add=True)) for field in fields]
+        for field, value in saved:
             if hasattr(value, "resolve_expression"):
                 raise PreparedQueryError(
                     f"{field.name} is an expression, which a prepared insert cannot bind"
                 )
-            params.append(field.get_db_prep_save(value, connection=connection))
-        # As ``Model.save_base``: a failed write marks the surrounding transaction for rollback.
         returned: tuple[Any, ...]
-        with transaction.mark_for_rollback_on_error(using=alias), connection.cursor() as cursor:
-            cursor.execute(compiled.sql, params)
-            if connection.features.can_return_columns_from_insert:
-                (fetched,) = connection.ops.fetch_returned_rows(cursor, ())
-                returned = _converted(fetched, compiled.converters, connection)
-            else:
-                # The key alone; the other returned columns are left to be read (as the ORM
-                # leaves them).
-                returned = (
-                    connection.ops.last_insert_id(
-                        cursor, self.model._meta.db_table, cast(str, compiled.returning[0].column)
-                    ),
-                )
+        # As ``Model.save_base``: a failure from here on (a value the field cannot prepare, the
+        # database refusing the row) marks the surrounding transaction for rollback.
+        with transaction.mark_for_rollback_on_error(using=alias):
+            params = [
+                field.get_db_prep_save(value, connection=connection) for field, value in saved
+            ]
+            # Compiled from a copy: compiling runs the fields' ``pre_save`` again, which would
+            # give the row an ``auto_now_add`` moment other than the one bound.
+            compiled = self._compiled.get(alias) or self._compile(
+                connection, copy.copy(row), fields
+            )
+            with connection.cursor() as cursor:
+                cursor.execute(compiled.sql, params)
+                if connection.features.can_return_columns_from_insert:
+                    (fetched,) = connection.ops.fetch_returned_rows(cursor, ())
+                    returned = _converted(fetched, compiled.converters, connection)
+                else:
+                    # The key alone; the other returned columns are left to be read (as the ORM
+                    # leaves them).
+                    returned = (
+                        connection.ops.last_insert_id(
+                            cursor,
+                            self.model._meta.db_table,
+                            cast(str, compiled.returning[0].column),
+                        ),
+                    )
         row._assign_returned_values(returned, compiled.returning)
         row._state.db = alias
         row._state.adding = False
@@ -360,28 +378,33 @@ class PreparedInsert[M: Model]:
         )
         return row
 
-    def _compile(self, connection: BaseDatabaseWrapper, row: Model) -> _CompiledInsert:
+    def _fields(self) -> list[Field]:
+        """The fields the INSERT takes, in order: every column but the key and generated ones."""
+        meta = self.model._meta
+        if not isinstance(meta.pk, AutoFieldMixin) or meta.parents:
+            raise PreparedQueryError(
+                "a prepared insert needs a model of its own whose key the database numbers"
+            )
+        fields = [
+            field
+            for field in meta.local_concrete_fields
+            if field is not meta.pk and not field.generated
+        ]
+        if any(
+            field.has_db_default() or getattr(field, "get_placeholder_sql", None) is not None
+            for field in fields
+        ):
+            raise PreparedQueryError("a column's value would change the shape of the insert's SQL")
+        return fields
+
+    def _compile(
+        self, connection: BaseDatabaseWrapper, row: Model, fields: list[Field]
+    ) -> _CompiledInsert:
         alias = connection.alias
         with self._lock:
             if alias in self._compiled:
                 return self._compiled[alias]
             meta = self.model._meta
-            if not isinstance(meta.pk, AutoFieldMixin) or meta.parents:
-                raise PreparedQueryError(
-                    "a prepared insert needs a model of its own whose key the database numbers"
-                )
-            fields = [
-                field
-                for field in meta.local_concrete_fields
-                if field is not meta.pk and not field.generated
-            ]
-            if any(
-                field.has_db_default() or getattr(field, "get_placeholder_sql", None) is not None
-                for field in fields
-            ):
-                raise PreparedQueryError(
-                    "a column's value would change the shape of the insert's SQL"
-                )
             query = InsertQuery(self.model)
             query.insert_values(fields, [row])
             compiler = query.get_compiler(using=alias)
@@ -392,7 +415,9 @@ class PreparedInsert[M: Model]:
             ]
             compiler.returning_fields = returning
             ((sql, params),) = compiler.as_sql()
-            if compiler.returning_params or len(params) != len(fields):
+            # One plain placeholder per field, so that any row's values bind in their places.
+            values_clause = "VALUES (" + ", ".join(["%s"] * len(fields)) + ")"
+            if compiler.returning_params or len(params) != len(fields) or values_clause not in sql:
                 raise PreparedQueryError("the insert's SQL takes other values than the row's")
             compiled = _CompiledInsert(sql, fields, returning, compiler)
             self._compiled[alias] = compiled

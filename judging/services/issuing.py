@@ -74,6 +74,9 @@ def issue_penalty(
         existing = _record_for_key(registration.tournament_id, client_key)
         if existing is None:
             raise
+        if existing.registration_id != registration.pk:
+            # As when the check finds it: one form's key, used for another player.
+            raise _key_reused() from None
         return PenaltyOutcome(record=existing, created=False)
 
 
@@ -118,6 +121,10 @@ def preview_penalty(
     )
 
 
+def _key_reused() -> DomainError:
+    return DomainError("client_key_reused", _("This form was already used for another player."))
+
+
 def _record_for_key(tournament_id: int, client_key: uuid.UUID | None) -> PenaltyRecord | None:
     if client_key is None:
         return None
@@ -148,9 +155,7 @@ def _issue(
     )
     if existing is not None:
         if existing.registration_id != registration.pk:
-            raise DomainError(
-                "client_key_reused", _("This form was already used for another player.")
-            )
+            raise _key_reused()
         return PenaltyOutcome(record=existing, created=False)
     ruling = _rule(
         registration=registration,

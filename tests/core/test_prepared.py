@@ -7,7 +7,9 @@ import uuid
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q, Value
+from django.db.models.functions import Lower
 from django.db.models.signals import post_save, pre_save
+from django.db.models.sql.compiler import SQLInsertCompiler
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -394,6 +396,8 @@ def test_an_insert_sets_an_automatic_moment_and_sends_the_signals(
 
     def hear(sender, instance, **kwargs):
         heard.append((sender, kwargs.get("created"), kwargs["using"], instance.pk))
+        # As ``save`` sends them: not a fixture's raw save, every field written.
+        assert kwargs["raw"] is False and kwargs["update_fields"] is None
 
     pre_save.connect(hear, sender=PenaltyChange)
     post_save.connect(hear, sender=PenaltyChange)
@@ -417,9 +421,17 @@ def test_an_insert_sets_an_automatic_moment_and_sends_the_signals(
     assert len(callbacks) == 1
 
 
-def test_an_insert_compiles_once_and_runs_one_statement(desk):
+def test_an_insert_compiles_once_and_runs_one_statement(desk, monkeypatch):
     values = _record_values(desk)
     insert = PreparedInsert(PenaltyRecord)
+    compiled = []
+    as_sql = SQLInsertCompiler.as_sql
+
+    def counted(compiler):
+        compiled.append(compiler)
+        return as_sql(compiler)
+
+    monkeypatch.setattr(SQLInsertCompiler, "as_sql", counted)
     insert.create(**values)
 
     with CaptureQueriesContext(connection) as first:
@@ -429,6 +441,7 @@ def test_an_insert_compiles_once_and_runs_one_statement(desk):
 
     assert len(first) == len(second) == 1
     assert first[0]["sql"].startswith('INSERT INTO "judging_penaltyrecord"')
+    assert len(compiled) == 1
 
 
 def test_an_insert_refuses_what_would_change_its_sql(desk):
@@ -438,6 +451,9 @@ def test_an_insert_refuses_what_would_change_its_sql(desk):
 
     with pytest.raises(PreparedQueryError, match="expression"):
         insert.create(**{**values, "client_key": uuid.uuid4(), "note": Value("typed in SQL")})
+    # A key given: the statement lets the database number the row.
+    with pytest.raises(PreparedQueryError, match="takes no key"):
+        insert.create(**{**values, "client_key": uuid.uuid4(), "id": 10_000})
     # A model whose key the database does not number.
     with pytest.raises(PreparedQueryError, match="numbers"):
         PreparedInsert(PenaltyAcknowledgement).create(
@@ -462,3 +478,14 @@ def test_a_refused_insert_leaves_the_transaction_to_roll_back_as_the_orm_does(de
             insert.create(**values)  # the same client key in the same tournament
         # Marked, so that leaving the block rolls back what it did instead of committing it.
         assert transaction.get_rollback()
+
+
+def test_an_expression_in_the_first_row_does_not_become_part_of_the_statement(desk):
+    values = _record_values(desk)
+    insert = PreparedInsert(PenaltyRecord)
+
+    with pytest.raises(PreparedQueryError, match="expression"):
+        insert.create(**{**values, "note": Lower(Value("WRITTEN BY SQL"))})
+    record = insert.create(**values | {"note": "MiXeD Case"})
+
+    assert PenaltyRecord.objects.get(pk=record.pk).note == "MiXeD Case"

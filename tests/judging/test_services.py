@@ -8,6 +8,7 @@ from core.errors import DomainError
 from judging import selectors, services
 from judging.models import ChangeKind, PenaltyChange, PenaltyRecord, RecordStatus
 from judging.penalties import AppliesTo, Because, Rank
+from judging.services import issuing
 from judging.services.history import held_penalties
 from players.models import MembershipSuspension
 from tests.factories import Desk, PlayerFactory
@@ -125,6 +126,40 @@ def test_a_retry_with_the_same_client_key_records_once(desk):
     assert (first.created, again.created) == (True, False)
     assert again.record.pk == first.record.pk
     assert desk.ranks(0) == ["caution"]
+
+
+def test_a_retry_that_raced_past_the_key_check_answers_with_the_first_record(desk, monkeypatch):
+    """Two sends of one form can both miss the key in their read (another process, a connection
+    each); the database's unique key refuses the second row, the service rolls its work back and
+    answers with the record the first one made."""
+    desk.pair((0, 1), (2, 3))
+    key = uuid.uuid4()
+    first = desk.issue(0, "1.4", by="floor", client_key=key)
+    # The read under the lock, as the second send saw it before the first committed.
+    monkeypatch.setattr(issuing, "_records_held_or_keyed", lambda *args: [])
+
+    again = services.issue_penalty(
+        registration=desk.players[0],
+        infraction_code="1.4",
+        moment="in_game",
+        issued_by=desk.floor,
+        client_key=key,
+    )
+
+    assert again.created is False
+    assert again.record.pk == first.pk
+    assert desk.ranks(0) == ["caution"]
+    assert PenaltyChange.objects.filter(record__registration=desk.players[0]).count() == 1
+
+
+def test_a_key_that_raced_past_the_check_for_another_player_is_refused(desk, monkeypatch):
+    desk.pair((0, 1), (2, 3))
+    key = uuid.uuid4()
+    desk.issue(0, "1.4", by="floor", client_key=key)
+    monkeypatch.setattr(issuing, "_records_held_or_keyed", lambda *args: [])
+
+    refused("client_key_reused", desk.issue, 2, "1.4", client_key=key)
+    assert desk.ranks(2) == []
 
 
 def test_a_client_key_cannot_be_reused_for_another_player(desk):
