@@ -104,24 +104,23 @@ def test_only_judges_of_the_tournament_issue(desk):
         )
 
 
+def send_form(desk, key):
+    """The floor judge sends the form with that key for the first player: the service's answer."""
+    return services.issue_penalty(
+        registration=desk.players[0],
+        infraction_code="1.4",
+        moment="in_game",
+        issued_by=desk.floor,
+        client_key=key,
+    )
+
+
 def test_a_retry_with_the_same_client_key_records_once(desk):
     desk.pair((0, 1), (2, 3))
     key = uuid.uuid4()
 
-    first = services.issue_penalty(
-        registration=desk.players[0],
-        infraction_code="1.4",
-        moment="in_game",
-        issued_by=desk.floor,
-        client_key=key,
-    )
-    again = services.issue_penalty(
-        registration=desk.players[0],
-        infraction_code="1.4",
-        moment="in_game",
-        issued_by=desk.floor,
-        client_key=key,
-    )
+    first = send_form(desk, key)
+    again = send_form(desk, key)
 
     assert (first.created, again.created) == (True, False)
     assert again.record.pk == first.record.pk
@@ -138,13 +137,7 @@ def test_a_retry_that_raced_past_the_key_check_answers_with_the_first_record(des
     # The read under the lock, as the second send saw it before the first committed.
     monkeypatch.setattr(issuing, "_records_held_or_keyed", lambda *args: [])
 
-    again = services.issue_penalty(
-        registration=desk.players[0],
-        infraction_code="1.4",
-        moment="in_game",
-        issued_by=desk.floor,
-        client_key=key,
-    )
+    again = send_form(desk, key)
 
     assert again.created is False
     assert again.record.pk == first.pk
