@@ -35,7 +35,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model, QuerySet
 from django.db.models.fields import AutoFieldMixin
 from django.db.models.signals import post_save, pre_save
-from django.db.models.sql.compiler import SQLCompiler, SQLInsertCompiler
+from django.db.models.sql.compiler import SQLCompiler
 from django.db.models.sql.subqueries import InsertQuery
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
@@ -287,15 +287,18 @@ class _CompiledInsert:
     values it takes in order, and the columns it returns with their converters."""
 
     def __init__(
-        self, sql: str, fields: list[Field], returning: list[Field], compiler: SQLInsertCompiler
+        self,
+        sql: str,
+        fields: list[Field],
+        returning: list[Field],
+        converters: dict[int, tuple[list[Any], Any]],
     ) -> None:
         self.sql = sql
         self.fields = fields
         # The key and the columns the database computes (generated ones), read back as the ORM
-        # reads them back.
+        # reads them back, with the ORM's converters.
         self.returning = returning
-        table = compiler.query.get_meta().db_table
-        self.converters = compiler.get_converters([field.get_col(table) for field in returning])
+        self.converters = converters
 
 
 class PreparedInsert[M: Model]:
@@ -327,7 +330,8 @@ class PreparedInsert[M: Model]:
         # What ``Model.save`` checks first: a related object not saved yet is refused.
         row._prepare_related_fields_for_save(operation_name="save")
         pre_save.send(sender=self.model, instance=row, raw=False, using=alias, update_fields=None)
-        fields = self._compiled[alias].fields if alias in self._compiled else self._fields()
+        compiled = self._compiled.get(alias)
+        fields = compiled.fields if compiled is not None else self._fields()
         # What ``SQLInsertCompiler`` binds: each value after the field's ``pre_save`` (which sets
         # an ``auto_now_add`` moment), then prepared by the field for this database. An expression
         # is refused before anything is compiled from this row, since its SQL would otherwise
@@ -347,9 +351,8 @@ class PreparedInsert[M: Model]:
             ]
             # Compiled from a copy: compiling runs the fields' ``pre_save`` again, which would
             # give the row an ``auto_now_add`` moment other than the one bound.
-            compiled = self._compiled.get(alias) or self._compile(
-                connection, copy.copy(row), fields
-            )
+            if compiled is None:
+                compiled = self._compile(connection, copy.copy(row), fields)
             with connection.cursor() as cursor:
                 cursor.execute(compiled.sql, params)
                 if connection.features.can_return_columns_from_insert:
@@ -419,6 +422,9 @@ class PreparedInsert[M: Model]:
             values_clause = "VALUES (" + ", ".join(["%s"] * len(fields)) + ")"
             if compiler.returning_params or len(params) != len(fields) or values_clause not in sql:
                 raise PreparedQueryError("the insert's SQL takes other values than the row's")
-            compiled = _CompiledInsert(sql, fields, returning, compiler)
+            converters = compiler.get_converters(
+                [field.get_col(meta.db_table) for field in returning]
+            )
+            compiled = _CompiledInsert(sql, fields, returning, converters)
             self._compiled[alias] = compiled
             return compiled

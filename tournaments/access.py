@@ -157,18 +157,19 @@ def _early_read(request: HttpRequest, slug: str) -> tuple[bool, StaffRead | None
     """
     store = request.session
     key = store.session_key
+    staff = None
     if isinstance(store, SessionStore) and key is not None and not store.is_loaded:
         found = session_with_staff(key=key, slug=slug)
         if found is not None:
             data, staff = found
             store.prime(data)
-            # The session's data decides who it signs in; its row's copy of the user only
-            # joined the rows, and is written with the data, so the two agree.
-            if _session_user_id(request) == staff.user.pk:
-                return True, staff
     user_id = _session_user_id(request)
     if user_id is None:
         return False, None
+    # The session's data decides who it signs in; its row's copy of the user only joined the
+    # rows, and is written with the data, so the two agree (else the roles are read again).
+    if staff is not None and staff.user.pk == user_id:
+        return True, staff
     return True, staff_access_with_user(slug=slug, user_id=user_id)
 
 
