@@ -14,7 +14,9 @@ SHOW = (
 
 
 def settings_of(project: Path, **env: str) -> list[str]:
-    run = run_python(SHOW, cwd=project, PYTHONPATH=str(project), **env)
+    # An empty DJANGO_DATA_DIR is the variable unset: these tests look at the default folder of a
+    # copy of the project, never at the checkout's.
+    run = run_python(SHOW, cwd=project, PYTHONPATH=str(project), **{"DJANGO_DATA_DIR": "", **env})
     assert run.returncode == 0, run.stderr
     return run.stdout.splitlines()
 
@@ -96,3 +98,13 @@ def test_a_wrong_venue_setting_stops_the_start(tmp_path, env, message):
 
     assert run.returncode != 0
     assert message in run.stderr
+
+
+def test_the_suite_never_uses_the_checkouts_data_folder(settings):
+    # The demo's database, logs and collected static files in ./data are not the suite's: after
+    # `manage.py demo`, the suite must still pass and must not touch them.
+    checkout_data = PROJECT / "data"
+    for folder in (settings.DATA_DIR, settings.LOG_DIR, settings.STATIC_ROOT):
+        assert checkout_data not in Path(folder).parents
+        assert Path(folder) != checkout_data
+    assert checkout_data not in Path(settings.DATABASES["default"]["NAME"]).parents
