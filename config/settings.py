@@ -364,7 +364,10 @@ LOGGING = {
         "without_traceback": {"()": "operations.logs.WithoutTraceback"},
     },
     "formatters": {
-        "line": {"format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"},
+        "line": {
+            "()": "operations.logs.IsoTimeFormatter",
+            "format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s",
+        },
     },
     "handlers": {
         "console": {
@@ -388,6 +391,8 @@ LOGGING = {
         "django": {"handlers": [], "level": "INFO", "propagate": True},
         # A tablet on a wrong address gets a page saying so; one line in the log is enough.
         "django.security.DisallowedHost": {"filters": ["without_traceback"]},
+        # django-axes announces its own version at every start, before any command's output.
+        "axes.apps": {"level": "WARNING"},
     },
 }
 # --- end of the logging block ---------------------------------------------------------------------

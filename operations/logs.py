@@ -7,6 +7,7 @@ This module is imported by the logging configuration before the apps load: no mo
 import logging
 import secrets
 from contextvars import ContextVar, Token
+from datetime import datetime
 
 NO_REQUEST = "-"
 
@@ -48,3 +49,16 @@ class WithoutTraceback(logging.Filter):
         record.exc_info = None
         record.exc_text = None
         return True
+
+
+class IsoTimeFormatter(logging.Formatter):
+    """Stamp each line with an ISO 8601 time and its UTC offset (2026-12-04T17:05:09.123+03:00).
+
+    A log read after the event, on another machine or beside the database's UTC times, must say
+    which moment it means; a bare local time does not. Django sets the process's time zone to the
+    event's (``TIME_ZONE``), so the local time with its offset is the event's clock.
+    """
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        moment = datetime.fromtimestamp(record.created).astimezone()
+        return moment.isoformat(timespec="milliseconds")

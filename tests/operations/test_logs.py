@@ -119,3 +119,37 @@ def test_a_refused_host_gets_a_page_that_says_what_to_do(client, db):
     assert "desk.evil&lt;b&gt;" in page
     assert "DJANGO_ALLOWED_HOSTS" in page
     assert f'<strong id="request-id">{response["X-Request-ID"]}</strong>' in page
+
+
+def test_each_line_carries_an_iso_time_with_the_events_offset(tmp_path):
+    run = run_python(FIND_NOTHING, data_dir=tmp_path, DJANGO_TIME_ZONE="Asia/Yekaterinburg")
+
+    request_id = run.stdout.strip()
+    line = next(
+        line
+        for line in (tmp_path / "logs" / "desk.log").read_text(encoding="utf-8").splitlines()
+        if f"[{request_id}]" in line
+    )
+    # Yekaterinburg is UTC+5 all year: the offset says which moment the local time means.
+    assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+05:00 WARNING ", line), line
+
+
+DEMO_IN_A_TERMINAL = """
+import django
+django.setup()
+from django.core.management import call_command
+call_command("demo", "--no-serve")
+"""
+
+
+def test_the_demo_prints_its_logins_first_and_keeps_its_set_up_lines_in_the_log_file(tmp_path):
+    run = run_python(DEMO_IN_A_TERMINAL, data_dir=tmp_path)
+
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("Demo tournament: ")
+    assert "berserk-demo" in run.stdout.splitlines()[1]
+    # Nothing of the set-up reaches the terminal; the log file still has every decision.
+    assert run.stderr == ""
+    log = (tmp_path / "logs" / "desk.log").read_text(encoding="utf-8")
+    assert "desk.audit: Penalty record 1 " in log
+    assert "axes.apps" not in log

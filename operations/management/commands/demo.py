@@ -1,3 +1,7 @@
+import contextlib
+import logging
+from collections.abc import Iterator
+
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
@@ -22,9 +26,10 @@ class Command(BaseCommand):
     def handle(
         self, *args: object, no_serve: bool, host: str, port: int, **options: object
     ) -> None:
-        call_command("migrate", interactive=False, verbosity=0)
-        tournament = load_demo()
-        load_demo_decks(tournament)
+        with _console_quiet():
+            call_command("migrate", interactive=False, verbosity=0)
+            tournament = load_demo()
+            load_demo_decks(tournament)
         public = not network.is_loopback(host)
         urls = [network.url_for(address, port) for address in network.lan_addresses(host)]
         if not public or host in network.ALL_INTERFACES:
@@ -35,7 +40,9 @@ class Command(BaseCommand):
         )
         for username, (full_name, _role) in DEMO_USERS.items():
             self.stdout.write(f"  {username:<10} {full_name}")
-        self.stdout.write(load_floor_demo(tournament=tournament, base_url=urls[0]))
+        with _console_quiet():
+            players_link = load_floor_demo(tournament=tournament, base_url=urls[0])
+        self.stdout.write(players_link)
         if public:
             self.stdout.write(
                 self.style.WARNING(
@@ -55,3 +62,20 @@ class Command(BaseCommand):
         uvicorn.run(
             "config.asgi:application", host=host, port=port, log_config=None, log_level="info"
         )
+
+
+@contextlib.contextmanager
+def _console_quiet() -> Iterator[None]:
+    """Keep the demo's own set-up lines (every demo penalty's audit line, every round's snapshot)
+    out of the terminal, so the logins are the first thing the person trying the app reads; the
+    lines still go to the log file, and warnings still reach the terminal."""
+    console = logging.getHandlerByName("console")
+    if console is None:
+        yield
+        return
+    level = console.level
+    console.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        console.setLevel(level)
