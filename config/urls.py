@@ -5,10 +5,13 @@ from django.views.i18n import set_language
 
 from config import views
 from operations.health import healthz
+from operations.setup_views import connect_tablets, first_run
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", healthz, name="healthz"),
+    path("setup/", first_run, name="first_run"),
+    path("connect/", connect_tablets, name="connect_tablets"),
     path(
         "login/",
         auth_views.LoginView.as_view(

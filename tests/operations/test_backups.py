@@ -65,9 +65,9 @@ def test_a_restored_backup_has_every_record_history_entry_and_result(
     assert contents() == before
     assert before["records"] and before["history"] and before["games"]
     out = capsys.readouterr().out
-    assert f"Restored {backup.name}." in out
+    assert f"Восстановлено из {backup.name}." in out
     safety = next(backups.glob("desk-before-restore-*"))
-    assert f"The database as it was before is kept in {safety}." in out
+    assert f"Прежняя база данных сохранена в {safety}." in out
 
 
 def test_restore_asks_first_and_a_no_changes_nothing(transactional_db, desk, backups, monkeypatch):
@@ -76,7 +76,7 @@ def test_restore_asks_first_and_a_no_changes_nothing(transactional_db, desk, bac
     desk.pair((0, 1), (2, 3))
     monkeypatch.setattr("builtins.input", lambda prompt: "no")
 
-    with pytest.raises(CommandError, match=r"Nothing restored\."):
+    with pytest.raises(CommandError, match=r"Ничего не восстановлено\."):
         call_command("restore", str(backup))
 
     assert Round.objects.count() == 1

@@ -71,13 +71,14 @@ def served(tmp_path):
 def test_serve_starts_an_empty_instance_and_says_how_to_make_the_first_account(served, tmp_path):
     port, output = served
 
-    assert "No account exists yet." in output
-    assert "uv run manage.py createorganiser" in output
+    # In the organiser's language, and pointing at the set-up page rather than a second terminal.
+    assert f"Учётных записей ещё нет. Откройте http://localhost:{port}/ в браузере" in output
     assert "Demo" not in output and "berserk-demo" not in output
     lan = network.lan_addresses("0.0.0.0")
     for address in lan:
         assert f"    http://{address}:{port}/\n" in output
-    assert f"On this machine: http://localhost:{port}/" in output
+    assert f"На этом компьютере: http://localhost:{port}/" in output
+    assert "Остановить сервер: Ctrl+C." in output
 
     # Tablets reach it by the machine's own addresses without any variable set.
     for address in [*lan, "127.0.0.1"]:
@@ -118,7 +119,7 @@ def test_one_address_bound_is_the_one_allowed_and_loopback_adds_nothing():
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(["--port", "0"], "--port must be between 1 and 65535."), (["--workers", "0"], "--workers")],
+    [(["--port", "0"], "--port должен быть от 1 до 65535."), (["--workers", "0"], "--workers")],
 )
 def test_serve_refuses_a_bad_port_or_worker_count(db, args, message):
     from django.core.management import CommandError
@@ -141,3 +142,44 @@ def test_the_demo_on_this_machine_only_gives_no_warning(db, capsys):
     out = capsys.readouterr().out
     assert "public" not in out
     assert "Open http://localhost:8000/ and sign in" in out
+
+
+def test_a_restore_is_refused_while_the_server_runs_from_the_same_data_folder(served, tmp_path):
+    port, _output = served
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("DJANGO_", "DATABASE_URL", "PYTEST"))
+    }
+    env["DJANGO_DATA_DIR"] = str(tmp_path / "data")
+    backup = subprocess.run(
+        [sys.executable, "manage.py", "backup"], cwd=PROJECT, env=env, capture_output=True
+    )
+    assert backup.returncode == 0, backup.stderr
+    made = next((tmp_path / "data" / "backups").glob("desk-*.sqlite3"))
+
+    restore = subprocess.run(
+        [sys.executable, "manage.py", "restore", str(made), "--yes"],
+        cwd=PROJECT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+
+    assert restore.returncode == 1
+    assert "Судейский стол сейчас работает с этой папкой данных" in restore.stderr
+    assert "Ничего не изменено." in restore.stderr
+    # Nothing was touched: no safety copy was made, and the server still answers.
+    assert not list((tmp_path / "data" / "backups").glob("desk-before-restore-*"))
+    assert get("127.0.0.1", port, "/healthz")[0] == 200
+
+
+def test_the_laptops_browser_lands_on_the_set_up_page_of_a_fresh_server(served):
+    port, _output = served
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", "/")
+    response = connection.getresponse()
+
+    assert response.status == 302
+    assert response.getheader("Location") == "/setup/"

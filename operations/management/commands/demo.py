@@ -4,12 +4,13 @@ from collections.abc import Iterator
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from decks.demo import load_demo_decks
 from floor.demo import load_floor_demo
 from judging.demo import DEMO_PASSWORD, DEMO_USERS, load_demo
 from operations import network
+from operations.serving import DataFolderInUse, folder_in_use_message, hold_data_folder
 
 
 class Command(BaseCommand):
@@ -59,9 +60,17 @@ class Command(BaseCommand):
         call_command("collectstatic", interactive=False, verbosity=0)
         import uvicorn
 
-        uvicorn.run(
-            "config.asgi:application", host=host, port=port, log_config=None, log_level="info"
-        )
+        try:
+            with hold_data_folder():
+                uvicorn.run(
+                    "config.asgi:application",
+                    host=host,
+                    port=port,
+                    log_config=None,
+                    log_level="info",
+                )
+        except DataFolderInUse as error:
+            raise CommandError(folder_in_use_message()) from error
 
 
 @contextlib.contextmanager

@@ -6,8 +6,10 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
 
 from operations import network
+from operations.serving import DataFolderInUse, folder_in_use_message, hold_data_folder
 
 
 class Command(BaseCommand):
@@ -33,33 +35,38 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, host: str, port: int, workers: int, **options: object) -> None:
         if not 0 < port < 65536:
-            raise CommandError("--port must be between 1 and 65535.")
+            raise CommandError(_("--port must be between 1 and 65535."))
         if workers < 1:
-            raise CommandError("--workers must be 1 or more.")
+            raise CommandError(_("--workers must be 1 or more."))
         call_command("migrate", interactive=False, verbosity=0)
         # Compressed, fingerprinted copies of the assets, which browsers may keep for a year.
         call_command("collectstatic", interactive=False, verbosity=0)
         database = settings.DATABASES["default"]
         on_sqlite = database["ENGINE"].endswith("sqlite3")
-        self.stdout.write(
-            f"Database ready: {database['NAME'] if on_sqlite else 'PostgreSQL ' + database['NAME']}"
-        )
-        self.stdout.write(f"Data folder (logs, backups): {settings.DATA_DIR}")
+        name = database["NAME"] if on_sqlite else f"PostgreSQL {database['NAME']}"
+        self.stdout.write(_("Database ready: %(name)s") % {"name": name})
+        self.stdout.write(_("Data folder (logs, backups): %(path)s") % {"path": settings.DATA_DIR})
 
         if not get_user_model().objects.exists():
             self.stdout.write(
                 self.style.WARNING(
-                    "No account exists yet. Create the first organiser in another terminal, in "
-                    "this folder:\n    uv run manage.py createorganiser\nthen sign in and add "
-                    "the judges from the tournament's Staff page."
+                    _(
+                        "No account exists yet. Open %(url)s in a browser on this laptop: a "
+                        "one-time set-up page creates the first organiser and shows how the "
+                        "tablets connect."
+                    )
+                    % {"url": network.url_for("localhost", port)}
                 )
             )
         if workers > 1 and on_sqlite:
             self.stdout.write(
                 self.style.WARNING(
-                    f"{workers} workers on SQLite: a page gets live updates only from changes "
-                    "made through its own worker (the others it sees on reload). Use one worker "
-                    "or PostgreSQL."
+                    _(
+                        "%(workers)d workers on SQLite: a page gets live updates only from "
+                        "changes made through its own worker (the others it sees on reload). Use "
+                        "one worker or PostgreSQL."
+                    )
+                    % {"workers": workers}
                 )
             )
 
@@ -70,32 +77,41 @@ class Command(BaseCommand):
 
         lan = network.lan_addresses(host)
         if lan:
-            self.stdout.write("Tablets on the same network open:")
+            self.stdout.write(_("Tablets on the same network open:"))
             for address in lan:
                 self.stdout.write(f"    {network.url_for(address, port)}")
         elif host in network.ALL_INTERFACES:
             self.stdout.write(
                 self.style.WARNING(
-                    "This machine has no network address yet: join the venue's Wi-Fi and "
-                    "restart, so tablets can reach it."
+                    _(
+                        "This machine has no network address yet: join the venue's Wi-Fi and "
+                        "restart, so tablets can reach it."
+                    )
                 )
             )
         else:
-            self.stdout.write("Only this machine can open the desk (listening on loopback).")
+            self.stdout.write(_("Only this machine can open the desk (listening on loopback)."))
         if host in network.ALL_INTERFACES or network.is_loopback(host):
-            self.stdout.write(f"On this machine: {network.url_for('localhost', port)}")
-        self.stdout.write("Stop the server with Ctrl+C.")
+            self.stdout.write(
+                _("On this machine: %(url)s") % {"url": network.url_for("localhost", port)}
+            )
+        self.stdout.write(_("Stop the server with Ctrl+C."))
         self.stdout.flush()
 
         import uvicorn
 
-        uvicorn.run(
-            "config.asgi:application",
-            host=host,
-            port=port,
-            workers=workers,
-            # The project's logging (console and the data folder's file) takes uvicorn's lines.
-            log_config=None,
-            log_level="info",
-            timeout_graceful_shutdown=3,
-        )
+        try:
+            with hold_data_folder():
+                uvicorn.run(
+                    "config.asgi:application",
+                    host=host,
+                    port=port,
+                    workers=workers,
+                    # The project's logging (console and the data folder's file) takes uvicorn's
+                    # lines.
+                    log_config=None,
+                    log_level="info",
+                    timeout_graceful_shutdown=3,
+                )
+        except DataFolderInUse as error:
+            raise CommandError(folder_in_use_message()) from error
