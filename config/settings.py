@@ -175,6 +175,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "axes",
+    # The task queue's table and its worker (`manage.py db_worker`), for long work off the request.
+    "django_tasks_db",
     # The desk's own session table (core.models.Session), and nothing else of core is an app.
     "core",
     "players",
@@ -288,6 +290,12 @@ WHITENOISE_AUTOREFRESH = DEBUG
 warnings.filterwarnings("ignore", message="No directory at: ", category=UserWarning)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Long work (an import of thousands of players) runs as a task: the request that starts it answers
+# at once, and a worker takes it from the database's queue. `serve` and `demo` start one worker
+# beside the server; on several machines each runs `manage.py db_worker`. The queue is a table
+# of the event's own database, so a laptop needs no other server.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"

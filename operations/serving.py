@@ -8,6 +8,8 @@ lock when the holder ends, even when it is killed, so a crash never leaves the f
 """
 
 import contextlib
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -43,3 +45,27 @@ def folder_in_use_message() -> str:
         "Another server or a restore is already using this data folder (%(folder)s): stop it "
         "first, or give this one another folder with DJANGO_DATA_DIR."
     ) % {"folder": settings.DATA_DIR}
+
+
+@contextlib.contextmanager
+def task_worker() -> Iterator[subprocess.Popen[bytes]]:
+    """The task queue's worker (``manage.py db_worker``) beside the server, for the block's length.
+
+    Long work (an import of thousands of players) waits in the database's queue until a worker
+    takes it; on a laptop the organiser starts nothing but ``serve``, so ``serve`` starts the one
+    worker and stops it with itself. It runs as a process of its own, so its work never takes the
+    server's time, and reads the same settings and data folder.
+    """
+    worker = subprocess.Popen(
+        [sys.executable, "manage.py", "db_worker", "--interval", "0.5", "--no-startup-delay"],
+        cwd=settings.BASE_DIR,
+    )
+    try:
+        yield worker
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()

@@ -352,3 +352,64 @@ class ResultCorrection(models.Model):
         return f"{self.player1_wins}–{self.player2_wins}" + (
             f" ({self.draws})" if self.draws else ""
         )
+
+
+class JobState(models.TextChoices):
+    QUEUED = "queued", _("waiting to start")
+    RUNNING = "running", _("running")
+    DONE = "done", _("done")
+    FAILED = "failed", _("failed")
+
+
+class JobKind(models.TextChoices):
+    PLAYER_IMPORT = "player_import", _("player import")
+
+
+class Job(models.Model):
+    """Long work for a tournament, run by the task worker off the request, with its progress.
+
+    The request that starts the work answers at once with a page that follows this row; the
+    worker moves ``done`` on after every short transaction, so the organiser sees the work
+    advance and the judges' submits never wait behind it for long. ``errors`` are (line, message)
+    pairs, as an import reports them.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="jobs")
+    kind = models.CharField(max_length=32, choices=JobKind.choices)
+    state = models.CharField(max_length=16, choices=JobState.choices, default=JobState.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    # What the worker needs (for an import: the checked rows), so nothing waits in memory.
+    payload = models.JSONField(default=dict, blank=True)
+    errors = models.JSONField(default=list, blank=True)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(done__lte=models.F("total")), name="job_done_within_total"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk}: {self.get_state_display()}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.state in {JobState.DONE, JobState.FAILED}
+
+    @property
+    def succeeded(self) -> bool:
+        return self.state == JobState.DONE
+
+    @property
+    def failed(self) -> bool:
+        return self.state == JobState.FAILED
+
+    @property
+    def percent(self) -> int:
+        return 100 if not self.total else self.done * 100 // self.total

@@ -79,23 +79,50 @@ def _looks_like_header(cells: list[str]) -> bool:
     return bool(words & HEADER_WORDS) and not any(char.isdigit() for char in id_cell)
 
 
+@dataclass(frozen=True)
+class ImportRow:
+    """A checked row of the file: its line, and the player it registers."""
+
+    line: int
+    name: str
+    membership_id: str
+    city: str
+
+
 def import_players(*, tournament: Tournament, content: bytes) -> ImportReport:
+    """Check the whole file, then register every row in one transaction (the command line's and
+    the benchmark's way; the players page runs ``register_rows`` in short steps as a task)."""
+    rows, report = check_import(tournament=tournament, content=content)
+    if not report.ok:
+        return report
+    try:
+        register_rows(tournament=tournament, rows=rows)
+    except RowRefused as refused:
+        report.errors.append((refused.line, str(refused.error.message)))
+        return report
+    report.imported = len(rows)
+    return report
+
+
+def check_import(*, tournament: Tournament, content: bytes) -> tuple[list[ImportRow], ImportReport]:
+    """Read the file and check every row against the registry and the tournament, writing
+    nothing: the rows to register, or a report of every bad row with its line number."""
     report = ImportReport()
     if tournament.status == TournamentStatus.FINISHED:
         report.errors.append((0, _("The tournament has finished.")))
-        return report
-    rows, unreadable = read_upload(content)
+        return [], report
+    parsed, unreadable = read_upload(content)
     if unreadable:
         report.errors.append((0, unreadable))
-        return report
-    if not rows:
+        return [], report
+    if not parsed:
         report.errors.append((0, _("The file has no players.")))
-        return report
+        return [], report
     seen: dict[str, int] = {}
     known = {
         player.membership_id: player
         for player in Player.objects.filter(
-            membership_id__in=[c[1] for _n, c in rows if len(c) > 1]
+            membership_id__in=[c[1] for _n, c in parsed if len(c) > 1]
         )
     }
     registered = set(
@@ -104,25 +131,16 @@ def import_players(*, tournament: Tournament, content: bytes) -> ImportReport:
         )
     )
     today = timezone.localdate()
-    plan: list[tuple[int, str, str, str]] = []
-    for number, cells in rows:
+    rows: list[ImportRow] = []
+    for number, cells in parsed:
         problem = _row_problem(cells, seen, known, registered, today, number)
         if problem:
             report.errors.append((number, problem))
             continue
-        name, membership_id = cells[0], cells[1]
         city = cells[2] if len(cells) > 2 else ""
-        seen[membership_id] = number
-        plan.append((number, name, membership_id, city))
-    if report.errors:
-        return report
-    try:
-        _register_all(tournament=tournament, plan=plan, known=known)
-    except _RowRefused as refused:
-        report.errors.append((refused.line, str(refused.error.message)))
-        return report
-    report.imported = len(plan)
-    return report
+        seen[cells[1]] = number
+        rows.append(ImportRow(line=number, name=cells[0], membership_id=cells[1], city=city))
+    return ([] if report.errors else rows), report
 
 
 def _row_problem(
@@ -164,7 +182,9 @@ def _row_problem(
     return ""
 
 
-class _RowRefused(Exception):
+class RowRefused(Exception):
+    """A row the services refused while registering: its line and the refusal."""
+
     def __init__(self, line: int, error: DomainError) -> None:
         super().__init__(str(error))
         self.line = line
@@ -172,16 +192,31 @@ class _RowRefused(Exception):
 
 
 @transaction.atomic
-def _register_all(
-    *, tournament: Tournament, plan: list[tuple[int, str, str, str]], known: dict[str, Player]
-) -> None:
-    """Every row through the same services as one player entered by hand, all or none: a row the
-    services refuse now (registered or suspended since the check) rolls the whole file back."""
-    for line, name, membership_id, city in plan:
-        try:
-            player = known.get(membership_id) or player_services.create_player(
-                name=name, membership_id=membership_id, city=city
-            )
-            services.register_player(tournament=tournament, player=player)
-        except DomainError as error:
-            raise _RowRefused(line, error) from error
+def register_rows(*, tournament: Tournament, rows: list[ImportRow]) -> list[Registration]:
+    """Register checked rows through the same services as one player entered by hand, all or
+    none, in a constant number of queries: a refusal now (a player registered or suspended since
+    the check) rolls the rows back and names the first line it concerns."""
+    known = {
+        player.membership_id: player
+        for player in Player.objects.filter(membership_id__in=[row.membership_id for row in rows])
+    }
+    new_rows = [row for row in rows if row.membership_id not in known]
+    try:
+        created = player_services.create_players(
+            entries=[(row.name, row.membership_id, row.city) for row in new_rows]
+        )
+        players = {**known, **{player.membership_id: player for player in created}}
+        return services.register_players(
+            tournament=tournament, players=[players[row.membership_id] for row in rows]
+        )
+    except DomainError as error:
+        raise RowRefused(_line_named(error, rows), error) from error
+
+
+def _line_named(error: DomainError, rows: list[ImportRow]) -> int:
+    """The first line whose membership id, or else name, the refusal's message names (0: none)."""
+    message = str(error.message)
+    return next(
+        (row.line for row in rows if row.membership_id in message),
+        next((row.line for row in rows if row.name in message), 0),
+    )

@@ -15,6 +15,7 @@ urlpatterns = [
     path("<slug:slug>/players/search/", views.player_search, name="player-search"),
     path("<slug:slug>/players/add/", views.registration_add, name="registration-add"),
     path("<slug:slug>/players/import/", views.registration_import, name="registration-import"),
+    path("<slug:slug>/jobs/<int:job_id>/", views.job_progress, name="job"),
     path(
         "<slug:slug>/players/<int:registration_id>/drop/",
         views.registration_drop,

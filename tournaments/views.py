@@ -20,7 +20,7 @@ from core.errors import DomainError
 from core.http import DeskRequest, answer_done, answer_refused, message_refusal
 from core.inputs import SearchForm, parse_query
 from players.models import Player
-from tournaments import selectors, services
+from tournaments import jobs, selectors, services
 from tournaments.access import Access, staff_view
 from tournaments.forms import (
     ImportForm,
@@ -31,13 +31,14 @@ from tournaments.forms import (
     TournamentForm,
 )
 from tournaments.models import (
+    Job,
     Registration,
     Staff,
     StaffRole,
     Tournament,
 )
 from tournaments.permissions import may_organise
-from tournaments.player_import import import_players
+from tournaments.player_import import check_import
 
 ORGANISER = StaffRole.ORGANISER
 
@@ -165,7 +166,12 @@ def _registrations_context(access: Access, **extra: object) -> dict[str, object]
 
 @staff_view()
 def registration_list(request: DeskRequest, access: Access) -> HttpResponse:
-    return render(request, "tournaments/registration_list.html", _registrations_context(access))
+    context = _registrations_context(access)
+    job_id = request.GET.get("job", "")
+    # A key no column can hold (a URL typed by hand) is no job, not a database error.
+    if job_id.isdigit() and len(job_id) < 18 and access.is_organiser:
+        context["job"] = Job.objects.filter(pk=int(job_id), tournament=access.tournament).first()
+    return render(request, "tournaments/registration_list.html", context)
 
 
 @staff_view(ORGANISER)
@@ -212,17 +218,31 @@ def registration_add(request: DeskRequest, access: Access) -> HttpResponse:
 @require_POST
 @staff_view(ORGANISER)
 def registration_import(request: DeskRequest, access: Access) -> HttpResponse:
+    """Check the file at once (bad rows are shown before anything is written), then let the task
+    worker register it, and show its progress."""
     _require_organiser_permission(request)
     tournament = access.tournament
     form = ImportForm(request.POST, request.FILES)
     context = _registrations_context(access, import_form=form)
     if form.is_valid():
-        report = import_players(tournament=tournament, content=form.cleaned_data["file"].read())
-        context = _registrations_context(access, import_report=report)
+        rows, report = check_import(tournament=tournament, content=form.cleaned_data["file"].read())
         if report.ok:
-            messages.success(request, _("%(count)s players imported.") % {"count": report.imported})
-            return redirect("tournaments:registrations", slug=tournament.slug)
+            job = jobs.start_player_import(tournament=tournament, rows=rows, by=request.user)
+            url = reverse("tournaments:registrations", args=[tournament.slug])
+            return redirect(f"{url}?job={job.pk}")
+        context = _registrations_context(access, import_report=report)
     return render(request, "tournaments/registration_list.html", context)
+
+
+@staff_view(ORGANISER)
+def job_progress(request: DeskRequest, access: Access, job_id: int) -> HttpResponse:
+    """How far a long job of the tournament has got (the players page polls it)."""
+    job = get_object_or_404(Job, pk=job_id, tournament=access.tournament)
+    return render(
+        request,
+        "tournaments/registration_list.html#job-progress",
+        {"access": access, "tournament": access.tournament, "job": job},
+    )
 
 
 @require_POST

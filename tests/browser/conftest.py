@@ -1,6 +1,7 @@
 """Browser tests: Debian's Chromium driven by Playwright, at a tablet's size, against the app."""
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -67,6 +68,42 @@ def sign_in(page, live_server, username, password="desk-pass-123"):
     page.get_by_label("Пароль").fill(password)
     page.get_by_role("button", name="Войти").click()
     page.wait_for_url(f"{live_server.url}/")
+
+
+@pytest.fixture(autouse=True)
+def _task_worker(request):
+    """The task queue's worker beside the live server, as `serve` runs one beside uvicorn: the
+    worker of django-tasks-db, in a thread of the test process so that it reads the test's
+    database."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    from django.db import connections
+    from django_tasks_db.management.commands.db_worker import Worker
+
+    request.getfixturevalue("live_server")  # the test's database is open to threads from here
+    worker = Worker(
+        queue_names=["default"],
+        interval=0.1,
+        batch=False,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id="browser-tests",
+        excluded_queue_names=[],
+    )
+
+    def run() -> None:
+        try:
+            worker.run()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run, name="task-worker", daemon=True)
+    thread.start()
+    yield
+    worker.running = False
+    thread.join(timeout=10)
 
 
 @pytest.fixture(autouse=True)

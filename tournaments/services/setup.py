@@ -4,7 +4,7 @@ Keyword-only, atomic, coded errors (``DomainError``) before anything is written.
 """
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.models import User
@@ -229,23 +229,37 @@ def register_new_player(
 
 
 def register_player(*, tournament: Tournament, player: Player) -> Registration:
-    """Register a player; a suspended membership is refused with its reason and end date.
+    """Register a player; a suspended membership is refused with its reason and end date."""
+    return register_players(tournament=tournament, players=[player])[0]
+
+
+def register_players(*, tournament: Tournament, players: Sequence[Player]) -> list[Registration]:
+    """Register players, all or none, in a constant number of queries (an imported list of
+    3,000 is one insert); a suspended membership is refused with its reason and end date.
 
     The tournament's row is locked, so a registration and the end of the tournament (or another
     registration of the same player) cannot cross."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         ensure_not_finished(tournament)
-        player_services.ensure_not_suspended(player=player, day=timezone.localdate())
-        registration, created = Registration.objects.get_or_create(
-            tournament=tournament, player=player
-        )
-        if not created:
-            raise DomainError(
-                "already_registered",
-                _("%(player)s is already registered.") % {"player": player.name},
+        player_services.ensure_none_suspended(players=players, day=timezone.localdate())
+        keys = [player.pk for player in players]
+        registered = set(
+            Registration.objects.filter(tournament=tournament, player__in=keys).values_list(
+                "player_id", flat=True
             )
-        return registration
+        )
+        seen: set[int] = set()
+        for player in players:
+            if player.pk in registered or player.pk in seen:
+                raise DomainError(
+                    "already_registered",
+                    _("%(player)s is already registered.") % {"player": player.name},
+                )
+            seen.add(player.pk)
+        return Registration.objects.bulk_create(
+            [Registration(tournament=tournament, player=player) for player in players]
+        )
 
 
 def update_tournament(*, tournament: Tournament, **fields: object) -> Tournament:

@@ -10,7 +10,12 @@ from decks.demo import load_demo_decks
 from floor.demo import load_floor_demo
 from judging.demo import DEMO_PASSWORD, DEMO_USERS, load_demo
 from operations import network
-from operations.serving import DataFolderInUse, folder_in_use_message, hold_data_folder
+from operations.serving import (
+    DataFolderInUse,
+    folder_in_use_message,
+    hold_data_folder,
+    task_worker,
+)
 
 
 class Command(BaseCommand):
@@ -61,7 +66,7 @@ class Command(BaseCommand):
         import uvicorn
 
         try:
-            with hold_data_folder():
+            with hold_data_folder(), task_worker():
                 uvicorn.run(
                     "config.asgi:application",
                     host=host,

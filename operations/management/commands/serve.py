@@ -9,7 +9,12 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.translation import gettext as _
 
 from operations import network
-from operations.serving import DataFolderInUse, folder_in_use_message, hold_data_folder
+from operations.serving import (
+    DataFolderInUse,
+    folder_in_use_message,
+    hold_data_folder,
+    task_worker,
+)
 
 
 class Command(BaseCommand):
@@ -101,7 +106,7 @@ class Command(BaseCommand):
         import uvicorn
 
         try:
-            with hold_data_folder():
+            with hold_data_folder(), task_worker():
                 uvicorn.run(
                     "config.asgi:application",
                     host=host,
