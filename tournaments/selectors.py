@@ -444,12 +444,17 @@ def open_match_count(*, tournament: Tournament) -> int:
     return Match.objects.filter(round__tournament=tournament).in_progress().count()
 
 
-def registrations_with_players(*, tournament: Tournament) -> list[Registration]:
-    return list(
-        Registration.objects.filter(tournament=tournament)
-        .select_related("player")
-        .order_by("player__name", "player__membership_id")
-    )
+def registrations_with_players(
+    *, tournament: Tournament, query: str = ""
+) -> QuerySet[Registration]:
+    """The tournament's registrations by name, those whose player's name or membership id holds
+    ``query`` when one is given; a queryset, so that a page of it is read, not the whole event."""
+    registrations = Registration.objects.filter(tournament=tournament)
+    if query.strip():
+        registrations = registrations.filter(
+            player__search_text__contains=search_text(query.strip())
+        )
+    return registrations.select_related("player").order_by("player__name", "player__membership_id")
 
 
 @dataclass(frozen=True)

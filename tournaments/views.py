@@ -9,6 +9,7 @@ also works without JavaScript.
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -153,11 +154,25 @@ def staff_remove(request: DeskRequest, access: Access, staff_id: int) -> HttpRes
     return redirect("tournaments:staff", slug=access.tournament.slug)
 
 
-def _registrations_context(access: Access, **extra: object) -> dict[str, object]:
+REGISTRATIONS_PER_PAGE = 100
+
+
+def _registrations_context(
+    access: Access, request: DeskRequest, **extra: object
+) -> dict[str, object]:
+    """The players page: one page of the registrations (searched by name or membership id), so
+    that it costs the same at 32 players and at 3,000."""
+    search = SearchForm(request.GET)
+    query = search.cleaned_data["q"] if search.is_valid() else ""
+    registrations = Paginator(
+        selectors.registrations_with_players(tournament=access.tournament, query=query),
+        REGISTRATIONS_PER_PAGE,
+    ).get_page(request.GET.get("page"))
     return {
         "access": access,
         "tournament": access.tournament,
-        "registrations": selectors.registrations_with_players(tournament=access.tournament),
+        "registrations": registrations,
+        "registration_query": query,
         "player_form": PlayerForm(),
         "import_form": ImportForm(),
         **extra,
@@ -166,7 +181,7 @@ def _registrations_context(access: Access, **extra: object) -> dict[str, object]
 
 @staff_view()
 def registration_list(request: DeskRequest, access: Access) -> HttpResponse:
-    context = _registrations_context(access)
+    context = _registrations_context(access, request)
     job_id = request.GET.get("job", "")
     # A key no column can hold (a URL typed by hand) is no job, not a database error.
     if job_id.isdigit() and len(job_id) < 18 and access.is_organiser:
@@ -206,13 +221,13 @@ def registration_add(request: DeskRequest, access: Access) -> HttpResponse:
         elif form.is_valid():
             player = services.register_new_player(tournament=tournament, **form.cleaned_data).player
         else:
-            context = _registrations_context(access, player_form=form)
+            context = _registrations_context(access, request, player_form=form)
             page = "tournaments/registration_list.html"
             return render(request, fragment if request.htmx else page, context)
     except DomainError as error:
-        return answer_refused(request, error, url, fragment, _registrations_context(access))
+        return answer_refused(request, error, url, fragment, _registrations_context(access, request))
     text = _("%(player)s is registered.") % {"player": player.name}
-    return answer_done(request, text, url, fragment, _registrations_context(access))
+    return answer_done(request, text, url, fragment, _registrations_context(access, request))
 
 
 @require_POST
@@ -223,14 +238,14 @@ def registration_import(request: DeskRequest, access: Access) -> HttpResponse:
     _require_organiser_permission(request)
     tournament = access.tournament
     form = ImportForm(request.POST, request.FILES)
-    context = _registrations_context(access, import_form=form)
+    context = _registrations_context(access, request, import_form=form)
     if form.is_valid():
         rows, report = check_import(tournament=tournament, content=form.cleaned_data["file"].read())
         if report.ok:
             job = jobs.start_player_import(tournament=tournament, rows=rows, by=request.user)
             url = reverse("tournaments:registrations", args=[tournament.slug])
             return redirect(f"{url}?job={job.pk}")
-        context = _registrations_context(access, import_report=report)
+        context = _registrations_context(access, request, import_report=report)
     return render(request, "tournaments/registration_list.html", context)
 
 
@@ -254,9 +269,9 @@ def registration_drop(request: DeskRequest, access: Access, registration_id: int
     try:
         services.drop_player(registration=registration)
     except DomainError as error:
-        return answer_refused(request, error, url, fragment, _registrations_context(access))
+        return answer_refused(request, error, url, fragment, _registrations_context(access, request))
     text = _("%(player)s has dropped.") % {"player": registration.player.name}
-    return answer_done(request, text, url, fragment, _registrations_context(access))
+    return answer_done(request, text, url, fragment, _registrations_context(access, request))
 
 
 @require_POST

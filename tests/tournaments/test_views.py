@@ -180,17 +180,51 @@ def test_csv_import_reports_every_bad_row_and_imports_nothing(organiser, desk):
     assert not Player.objects.filter(membership_id="BH-500").exists()
 
 
-def test_csv_import_of_good_rows_registers_everyone(organiser, desk):
+def test_csv_import_of_good_rows_registers_everyone(transactional_db, organiser, desk):
     from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.core.management import call_command
 
     rows = "\n".join(f"Игрок импорта {n},IMP-{n},Москва" for n in range(32))
     response = organiser.post(
         url("registration-import", desk),
         {"file": SimpleUploadedFile("p.csv", ("\ufeff" + rows).encode("utf-8"))},
     )
+    # The task worker registers the checked file, as `serve` runs it beside the server.
+    call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
 
     assert response.status_code == 302
     assert desk.tournament.registrations.count() == 4 + 32
+
+
+def test_the_players_page_is_paged_and_searched_at_any_size(organiser, desk):
+    from players.models import Player, search_text
+    from tournaments.models import Registration
+
+    players = Player.objects.bulk_create(
+        Player(
+            name=f"Участник {n:03d}",
+            membership_id=f"PG-{n:03d}",
+            search_text=search_text(f"Участник {n:03d}", f"PG-{n:03d}"),
+        )
+        for n in range(150)
+    )
+    Registration.objects.bulk_create(
+        Registration(tournament=desk.tournament, player=player) for player in players
+    )
+
+    first = organiser.get(url("registrations", desk)).content.decode()
+    second = organiser.get(url("registrations", desk) + "?page=2").content.decode()
+    found = organiser.get(url("registrations", desk) + "?q=pg-14").content.decode()
+    too_long = organiser.get(url("registrations", desk) + "?q=" + "я" * 101)
+
+    assert "Зарегистрировано 154 игрока" in first
+    assert first.count("<tr><td>") == 100
+    assert "страница 1 из 2" in first and 'href="?page=2"' in first
+    assert second.count("<tr><td>") == 54
+    # PG-140 … PG-149, by a part of the membership id in any case.
+    assert "Найдено 10 игроков" in found
+    assert found.count("<tr><td>") == 10
+    assert too_long.status_code == 200
 
 
 def test_dropping_a_player(organiser, desk):
