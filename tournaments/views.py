@@ -225,7 +225,9 @@ def registration_add(request: DeskRequest, access: Access) -> HttpResponse:
             page = "tournaments/registration_list.html"
             return render(request, fragment if request.htmx else page, context)
     except DomainError as error:
-        return answer_refused(request, error, url, fragment, _registrations_context(access, request))
+        return answer_refused(
+            request, error, url, fragment, _registrations_context(access, request)
+        )
     text = _("%(player)s is registered.") % {"player": player.name}
     return answer_done(request, text, url, fragment, _registrations_context(access, request))
 
@@ -269,7 +271,9 @@ def registration_drop(request: DeskRequest, access: Access, registration_id: int
     try:
         services.drop_player(registration=registration)
     except DomainError as error:
-        return answer_refused(request, error, url, fragment, _registrations_context(access, request))
+        return answer_refused(
+            request, error, url, fragment, _registrations_context(access, request)
+        )
     text = _("%(player)s has dropped.") % {"player": registration.player.name}
     return answer_done(request, text, url, fragment, _registrations_context(access, request))
 
