@@ -21,6 +21,7 @@ from judging.models import (
     StatementRole,
 )
 from judging.penalties import AppliesTo, Rank
+from judging.record_state import STATE_VALUES, state_from_values
 from judging.selectors import DECISION_KINDS, edition_for
 from tournaments import selectors as tournament_selectors
 from tournaments.models import (
@@ -64,13 +65,11 @@ PENALTY_FIELDS = (
     "issued_by__last_name",
     "issued_at",
     "note",
-    "applies_to",
-    "served_game_id",
-    "served_match_id",
-    "loss_cancelled",
     "membership_suspension__ends_on",
     "acknowledgement__kind",
     "acknowledgement__at",
+    # What the record does now is decided by ``judging.record_state`` from these.
+    *STATE_VALUES,
 )
 
 
@@ -383,22 +382,13 @@ def penalty_rows(
         AcknowledgementKind.ACKNOWLEDGED: _("confirmed by the player"),
         AcknowledgementKind.DECLINED: _("the player declined to confirm"),
     }
-    loss_states = {
-        "cancelled": _("%(takes)s: cancelled"),
-        "served": _("%(takes)s: served"),
-        "pending": _("%(takes)s: not served"),
-    }
     values = records.order_by("issued_at", "id").values(*PENALTY_FIELDS)
     if rows is not None:
         values = values[rows]
     for value in values.iterator(chunk_size=chunk_size):
-        rank = Rank(value["rank"])
+        state = state_from_values(value)
+        rank = state.rank
         applies_to = value["applies_to"]
-        served = value["served_game_id"] is not None or value["served_match_id"] is not None
-        loss = ""
-        if applies_to:
-            state = "cancelled" if value["loss_cancelled"] else "served" if served else "pending"
-            loss = loss_states[state] % {"takes": takes[applies_to]}
         code = value["infraction__code"] or ""
         yield PenaltyRow(
             record_id=value["id"],
@@ -414,7 +404,7 @@ def penalty_rows(
             penalty=labels[rank],
             rank=int(rank),
             rank_key=f"rank-{rank.key}",
-            amended=value["issued_rank"] != value["rank"],
+            amended=state.is_amended,
             explanation=explain(value["explanation"] or None),
             judge=person_name(
                 username=value["issued_by__username"],
@@ -425,7 +415,7 @@ def penalty_rows(
             issued_at=value["issued_at"],
             note=value["note"],
             takes=takes.get(applies_to, ""),
-            loss=loss,
+            loss=state.loss_text,
             suspension_ends=value["membership_suspension__ends_on"],
             acknowledgement=answers.get(value["acknowledgement__kind"], ""),
             acknowledged_at=value["acknowledgement__at"],
