@@ -114,6 +114,30 @@ class RecordState:
         with the head judge's reasoning (rules.md §7, issue 17)."""
         return self.is_awaiting_head_judge and self.rank.disqualifies
 
+    def confirmation_effects(self, *, player: str) -> list[str]:
+        """What confirming a disqualification request does at once, for the deliberate step
+        (rules.md §7); nothing for a request below a disqualification."""
+        if not self.rank.disqualifies:
+            return []
+        effects = [
+            _("%(player)s leaves the tournament at once and is not paired again.")
+            % {"player": player},
+            _("A match of theirs in progress is lost; finished results and points stay."),
+            _("They receive no further penalties in this tournament."),
+        ]
+        if self.rank.takes_prize:
+            effects.append(_("They get no prize; the judge report names it."))
+        else:
+            effects.append(_("They keep the right to the prizes of the place they finish in."))
+        if self.rank == Rank.SUSPENSION:
+            effects.append(
+                _(
+                    "Their membership is suspended; the game coordinator sets its length later, "
+                    "and until then they cannot be registered for another official tournament."
+                )
+            )
+        return effects
+
     # Rank.
 
     @property

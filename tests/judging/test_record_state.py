@@ -503,3 +503,36 @@ def test_a_number_of_something_not_served_is_ignored():
 
     assert (got.served_game_number, got.served_match_round) == (None, None)
     assert got.loss == Loss.PENDING
+
+
+# What confirming a disqualification does, said once for the deliberate step.
+
+LEAVES = [
+    "Ann leaves the tournament at once and is not paired again.",
+    "A match of theirs in progress is lost; finished results and points stay.",
+    "They receive no further penalties in this tournament.",
+]
+
+
+@pytest.mark.parametrize(
+    ("rank", "rest"),
+    [
+        (Rank.DISQUALIFICATION, ["They keep the right to the prizes of the place they finish in."]),
+        (Rank.DISQUALIFICATION_WITHOUT_PRIZE, ["They get no prize; the judge report names it."]),
+        (
+            Rank.SUSPENSION,
+            [
+                "They get no prize; the judge report names it.",
+                "Their membership is suspended; the game coordinator sets its length later, and "
+                "until then they cannot be registered for another official tournament.",
+            ],
+        ),
+    ],
+)
+def test_confirming_a_disqualification_says_what_it_does(rank, rest):
+    assert state(AWAITING, rank).confirmation_effects(player="Ann") == LEAVES + rest
+
+
+@pytest.mark.parametrize("rank", [Rank.CAUTION, Rank.WARNING, Rank.GAME_LOSS, Rank.MATCH_LOSS])
+def test_confirming_less_than_a_disqualification_has_no_effects_to_spell_out(rank):
+    assert state(AWAITING, rank).confirmation_effects(player="Ann") == []

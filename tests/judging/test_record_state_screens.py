@@ -347,6 +347,35 @@ def test_the_report_lists_the_lowered_records_with_their_loss_and_not_the_others
     assert f"Замечание {amended} Поражение отменено: матч не проигран." in penalties
 
 
+def test_the_reports_deck_section_says_what_each_record_does_now(head, records):
+    _tell, loss = records.game_loss_tell_and_loss()
+    response = head.get(url("report", records.desk), {"all": "1"})
+    content = b"".join(response.streaming_content) if response.streaming else response.content
+    html = content.decode()
+    start = html.index('id="report-decks"')
+    section = html[start : html.index("</section>", start)]
+
+    def row(record):
+        found = re.search(rf"<tr><td>{record.pk}</td>(.*?)</tr>", section, re.S)
+        assert found, f"record {record.pk} is not in the deck section"
+        return text_of(found.group(1))
+
+    def player(record):
+        return record.registration.player.name
+
+    assert row(records.revoked) == (
+        f"{player(records.revoked)} 1.1 — Поражение в партии "
+        "Поражение отменено: партия не проиграна. Отменено"
+    )
+    assert row(records.to_game_loss) == (
+        f"{player(records.to_game_loss)} 1.1 — Поражение в партии {loss} Действует"
+    )
+    assert row(records.to_caution) == (
+        f"{player(records.to_caution)} 1.1 — Замечание Поражение отменено: матч не проигран. "
+        "Действует"
+    )
+
+
 def test_the_report_csv_gives_each_lowered_record_its_loss(head, records):
     _tell, loss = records.game_loss_tell_and_loss()
     response = head.get(
