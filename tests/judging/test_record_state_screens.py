@@ -9,6 +9,7 @@ import io
 import re
 from html import unescape
 
+import openpyxl
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -18,6 +19,7 @@ from judging import services
 from judging.models import PenaltyRecord, RecordStatus
 from judging.penalties import AppliesTo, Rank
 from judging.record_state import Loss
+from judging.selectors import STATE_RELATED
 from tests.factories import Desk
 from tournaments.models import Level
 
@@ -464,3 +466,35 @@ def test_the_request_queue_costs_the_same_for_one_request_and_three(client, db):
     assert queries_for(client, one, "head", path(one), **{"HX-Request": "true"}) == queries_for(
         client, three, "head", path(three), **{"HX-Request": "true"}
     )
+
+
+def test_the_report_xlsx_gives_each_lowered_record_its_loss(head, records):
+    _tell, loss = records.game_loss_tell_and_loss()
+    response = head.get(
+        reverse("judging:report-export", args=[records.desk.tournament.slug, "penalties", "xlsx"])
+    )
+    content = b"".join(response.streaming_content) if response.streaming else response.content
+    (sheet,) = openpyxl.load_workbook(io.BytesIO(content), read_only=True).worksheets
+    header, *rows = [list(row) for row in sheet.iter_rows(values_only=True)]
+    # A sheet read back drops a row's empty cells at its end: pad them to the header.
+    by_id = {
+        row[0]: dict(zip(header, row + [None] * (len(header) - len(row)), strict=True))
+        for row in rows
+    }
+
+    assert records.declined.pk not in by_id and records.revoked.pk not in by_id
+    assert by_id[records.to_game_loss.pk]["Поражение"] == loss
+    assert by_id[records.to_caution.pk]["Поражение"] == "Поражение отменено: матч не проигран."
+    assert by_id[records.to_caution.pk]["Действующее пенальти"] == "Замечание"
+
+
+def test_the_state_and_the_databases_pending_loss_agree(records):
+    """The database keeps ``is_pending_loss`` for the queries that serve losses; the state the
+    screens show must say the same of every record."""
+    desk = records.desk
+    desk.issue(0, "1.4", "between_matches")  # a caution: no loss
+    for record in PenaltyRecord.objects.filter(tournament=desk.tournament).select_related(
+        *STATE_RELATED
+    ):
+        assert record.state.loss_is_pending is record.is_pending_loss, record.pk
+    assert PenaltyRecord.objects.filter(tournament=desk.tournament, is_pending_loss=True).exists()
