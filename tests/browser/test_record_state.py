@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from judging.models import PenaltyRecord
 from judging.penalties import AppliesTo, Rank
-from tests.browser.conftest import TABLET, sign_in
+from tests.browser.conftest import TABLET, axe_violations
 from tests.factories import Desk
 from tests.judging.test_record_state_screens import Records
 from tournaments.models import Level
@@ -17,6 +17,19 @@ pytestmark = pytest.mark.django_db(transaction=True)
 TELL = "Скажите игроку"
 
 
+def signed_in(browser, base_url, username):
+    # axe is added to the page as a script, which the app's CSP refuses: bypass it for axe only.
+    context = browser.new_context(viewport=TABLET, locale="ru-RU", bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(8000)
+    page.goto(f"{base_url}/login/")
+    page.get_by_label("Логин").fill(username)
+    page.get_by_label("Пароль").fill("desk-pass-123")
+    page.get_by_role("button", name="Войти").click()
+    page.wait_for_url(f"{base_url}/")
+    return page
+
+
 def open_card(page, live_server, records, record):
     page.goto(f"{live_server.url}/t/{records.desk.tournament.slug}/records/{record.pk}/")
     card = page.locator("#record-card")
@@ -24,9 +37,9 @@ def open_card(page, live_server, records, record):
     return card
 
 
-def test_the_cards_of_declined_revoked_and_lowered_records(live_server, page, screenshot):
+def test_the_cards_of_declined_revoked_and_lowered_records(live_server, browser, screenshot):
     records = Records()
-    sign_in(page, live_server, records.desk.floor.username)
+    page = signed_in(browser, live_server.url, records.desk.floor.username)
 
     declined = open_card(page, live_server, records, records.declined)
     expect(declined.locator(".big")).to_have_text(
@@ -39,6 +52,7 @@ def test_the_cards_of_declined_revoked_and_lowered_records(live_server, page, sc
     expect(declined.locator(".tell")).to_have_count(0)
     assert "дисквалифицированы" not in declined.inner_text()
     screenshot(page, "judge-card-declined")
+    assert axe_violations(page) == []
 
     revoked = open_card(page, live_server, records, records.revoked)
     expect(revoked.locator("#record-status")).to_have_text(
@@ -48,6 +62,7 @@ def test_the_cards_of_declined_revoked_and_lowered_records(live_server, page, sc
     expect(revoked.get_by_role("heading", name=TELL)).to_have_count(0)
     assert "следующая партия проиграна" not in revoked.inner_text().lower()
     screenshot(page, "judge-card-revoked")
+    assert axe_violations(page) == []
 
     lowered = open_card(page, live_server, records, records.to_caution)
     expect(lowered.locator(".big")).to_have_text("Замечание")
@@ -62,6 +77,7 @@ def test_the_cards_of_declined_revoked_and_lowered_records(live_server, page, sc
     )
     assert "следующий матч проигран" not in lowered.inner_text().lower()
     screenshot(page, "judge-card-lowered")
+    assert axe_violations(page) == []
 
     tell, loss = records.game_loss_tell_and_loss()
     to_game_loss = open_card(page, live_server, records, records.to_game_loss)
@@ -71,18 +87,6 @@ def test_the_cards_of_declined_revoked_and_lowered_records(live_server, page, sc
     expect(to_game_loss.locator("#record-loss")).to_have_text(loss)
     expect(to_game_loss.locator(".tell")).to_have_text(tell)
     assert "следующий матч проигран" not in to_game_loss.inner_text().lower()
-
-
-def signed_in(browser, base_url, username):
-    context = browser.new_context(viewport=TABLET, locale="ru-RU")
-    page = context.new_page()
-    page.set_default_timeout(8000)
-    page.goto(f"{base_url}/login/")
-    page.get_by_label("Логин").fill(username)
-    page.get_by_label("Пароль").fill("desk-pass-123")
-    page.get_by_role("button", name="Войти").click()
-    page.wait_for_url(f"{base_url}/")
-    return page
 
 
 def test_a_card_open_at_the_table_follows_the_head_judge_lowering_it(
