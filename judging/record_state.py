@@ -199,6 +199,13 @@ class RecordState:
         return self.loss == Loss.CANCELLED
 
     @property
+    def waits_for(self) -> str:
+        """What a pending loss waits for («Следующая партия»), "" for a loss that does not wait."""
+        if self.loss != Loss.PENDING:
+            return ""
+        return str(AppliesTo(self.applies_to).label)
+
+    @property
     def loss_text(self) -> str:
         """What the loss is now, for the card, the console, the player's page and the report."""
         text = self._scheduled_loss_text()

@@ -20,7 +20,7 @@ from judging.models import (
     RecordStatus,
     StatementRole,
 )
-from judging.penalties import AppliesTo, Rank
+from judging.penalties import Rank
 from judging.record_state import STATE_VALUES, state_from_values
 from judging.selectors import DECISION_KINDS, edition_for
 from tournaments import selectors as tournament_selectors
@@ -96,6 +96,7 @@ class PenaltyRow:
     judge: str
     issued_at: datetime.datetime
     note: str
+    # What a pending loss waits for ("" when the loss does not wait); ``loss`` says it in full.
     takes: str
     loss: str
     suspension_ends: datetime.date | None
@@ -375,7 +376,6 @@ def penalty_rows(
     ``rows`` keeps one page of them, in the report's order."""
     labels = {rank: penalty_label(rank) for rank in Rank}
     names = {rank: str(rank.label) for rank in Rank}
-    takes = {value: str(label) for value, label in AppliesTo.choices}
     automatic = _("automatic")
     stacking = _("Three penalties of the same strength")
     answers = {
@@ -388,7 +388,6 @@ def penalty_rows(
     for value in values.iterator(chunk_size=chunk_size):
         state = state_from_values(value)
         rank = state.rank
-        applies_to = value["applies_to"]
         code = value["infraction__code"] or ""
         yield PenaltyRow(
             record_id=value["id"],
@@ -414,7 +413,7 @@ def penalty_rows(
             or automatic,
             issued_at=value["issued_at"],
             note=value["note"],
-            takes=takes.get(applies_to, ""),
+            takes=state.waits_for,
             loss=state.loss_text,
             suspension_ends=value["membership_suspension__ends_on"],
             acknowledgement=answers.get(value["acknowledgement__kind"], ""),

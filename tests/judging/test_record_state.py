@@ -536,3 +536,18 @@ def test_confirming_a_disqualification_says_what_it_does(rank, rest):
 @pytest.mark.parametrize("rank", [Rank.CAUTION, Rank.WARNING, Rank.GAME_LOSS, Rank.MATCH_LOSS])
 def test_confirming_less_than_a_disqualification_has_no_effects_to_spell_out(rank):
     assert state(AWAITING, rank).confirmation_effects(player="Ann") == []
+
+
+@pytest.mark.parametrize(
+    ("got", "waits_for"),
+    [
+        (state(IN_FORCE, Rank.GAME_LOSS, applies_to="next_game"), "The next game"),
+        (state(IN_FORCE, Rank.MATCH_LOSS, applies_to="next_match"), "The next match"),
+        (state(IN_FORCE, Rank.GAME_LOSS, applies_to="next_game", served_game=2), ""),
+        (state(IN_FORCE, Rank.GAME_LOSS, applies_to="next_game", cancelled=True), ""),
+        (state(REVOKED, Rank.GAME_LOSS, applies_to="next_game"), ""),
+        (state(IN_FORCE, Rank.WARNING), ""),
+    ],
+)
+def test_only_a_pending_loss_waits_for_something(got, waits_for):
+    assert got.waits_for == waits_for
