@@ -432,6 +432,11 @@ LISTS = {
         lambda d: reverse("judging:report-export", args=[d.tournament.slug, "penalties", "csv"]),
         False,
     ),
+    "report xlsx": (
+        "head",
+        lambda d: reverse("judging:report-export", args=[d.tournament.slug, "penalties", "xlsx"]),
+        False,
+    ),
 }
 
 
@@ -498,3 +503,25 @@ def test_the_state_and_the_databases_pending_loss_agree(records):
     ):
         assert record.state.loss_is_pending is record.is_pending_loss, record.pk
     assert PenaltyRecord.objects.filter(tournament=desk.tournament, is_pending_loss=True).exists()
+
+
+def test_the_player_pages_earlier_tournaments_cost_the_same_for_one_record_and_three(client, db):
+    """The head judge sees the player's records in other tournaments too, each with its state."""
+
+    def with_elsewhere(count):
+        earlier = served_records(count)
+        player = earlier.players[0].player
+        desk = Desk.create(players=2)
+        registration = desk.players[0]
+        registration.player = player
+        registration.save(update_fields=["player"])
+        return desk
+
+    one, three = with_elsewhere(1), with_elsewhere(3)
+    path = lambda d: url("player", d, d.players[0].pk)  # noqa: E731
+
+    assert queries_for(client, one, "head", path(one)) == queries_for(
+        client, three, "head", path(three)
+    )
+    html = client.get(path(three)).content.decode()
+    assert "Поражение в матче" in html
