@@ -87,7 +87,7 @@ class RecordState:
 
     @property
     def status_label(self) -> str:
-        """The status in one or three words, for a list's column."""
+        """The status in a few words, for a list's column."""
         label = str(self.status.label)
         if self.revocation_requested:
             return _("%(status)s · revocation requested") % {"status": label}
@@ -142,7 +142,7 @@ class RecordState:
 
     @property
     def rank_label(self) -> str:
-        """«Поражение в партии (с предупреждением)»: the rank now and what it includes."""
+        """«Поражение в партии (включает: предупреждение)»: the rank now and what it includes."""
         return penalty_label(self.rank)
 
     @property
@@ -222,12 +222,7 @@ class RecordState:
                 return _("Loss cancelled: no match is lost.")
             return _("Loss cancelled: no game is lost.")
         if self.loss == Loss.SERVED:
-            text = self._served_text(match=self.applies_to in MATCH_LOSSES)
-            if not self.is_in_force or self.rank < Rank.GAME_LOSS:
-                # What a changed record already took stays until the head judge corrects the
-                # result (rules.md §4, §6).
-                text += " " + _("It stays in the results until the head judge corrects them.")
-            return text
+            return self._served_text(match=self.applies_to in MATCH_LOSSES)
         return ""
 
     def _earlier_loss_text(self) -> str:
@@ -239,16 +234,29 @@ class RecordState:
             return self._served_text(match=False)
         return ""
 
+    @property
+    def _loss_outlived_record(self) -> bool:
+        """The record no longer stands, or no longer takes a game, yet took one: what it took
+        stays in the results until the head judge corrects them (rules.md §4, §6)."""
+        return not self.is_in_force or self.rank < Rank.GAME_LOSS
+
     def _served_text(self, *, match: bool) -> str:
         if match:
             if self.served_match_round is None:
-                return _("A match is lost by this penalty.")
-            return _("The match of round %(number)s is lost by this penalty.") % {
-                "number": self.served_match_round
+                text = _("A match is lost by this penalty.")
+            else:
+                text = _("The match of round %(number)s is lost by this penalty.") % {
+                    "number": self.served_match_round
+                }
+        elif self.served_game_number is None:
+            text = _("A game is lost by this penalty.")
+        else:
+            text = _("Game %(number)s is lost by this penalty.") % {
+                "number": self.served_game_number
             }
-        if self.served_game_number is None:
-            return _("A game is lost by this penalty.")
-        return _("Game %(number)s is lost by this penalty.") % {"number": self.served_game_number}
+        if self._loss_outlived_record:
+            text += " " + _("It stays in the results until the head judge corrects them.")
+        return text
 
     # What the judge tells the player.
 

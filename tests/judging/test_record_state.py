@@ -551,3 +551,22 @@ def test_confirming_less_than_a_disqualification_has_no_effects_to_spell_out(ran
 )
 def test_only_a_pending_loss_waits_for_something(got, waits_for):
     assert got.waits_for == waits_for
+
+
+def test_a_revoked_record_keeps_both_losses_it_took_in_the_results():
+    got = state(
+        REVOKED,
+        Rank.MATCH_LOSS,
+        issued_rank=Rank.GAME_LOSS,
+        applies_to=AppliesTo.NEXT_MATCH,
+        served_game=2,
+        served_match=3,
+    )
+
+    stays = "It stays in the results until the head judge corrects them."
+    assert got.loss == Loss.SERVED
+    assert got.loss_text == (
+        f"The match of round 3 is lost by this penalty. {stays} "
+        f"Game 2 is lost by this penalty. {stays}"
+    )
+    assert got.tell == ""
