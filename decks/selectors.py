@@ -24,6 +24,7 @@ from decks.models import (
 from decks.parsing import CardInfo, ParsedLine, PoolIndex
 from decks.rules import RuleSet
 from judging.models import PenaltyRecord
+from judging.selectors import STATE_RELATED
 from tournaments.models import Match, Registration, RegistrationStatus, Round, Tournament
 
 RULE_FIELDS = (
@@ -445,6 +446,6 @@ def deck_penalties(*, tournament: Tournament) -> list[PenaltyRecord]:
     """Penalties for deck problems (the guideline's section 1), in the order they were issued."""
     return list(
         PenaltyRecord.objects.filter(tournament=tournament, infraction__code__startswith="1.")
-        .select_related("registration__player", "infraction", "issued_by", "round")
+        .select_related("registration__player", "infraction", "issued_by", "round", *STATE_RELATED)
         .order_by("issued_at", "id")
     )

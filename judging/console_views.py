@@ -163,7 +163,7 @@ def console_act(request: DeskRequest, access: Access, record_id: int, action: st
         if not reason_form.is_valid():
             raise DomainError("bad_reason", form_message(reason_form))
         if action == "confirm":
-            if Rank(record.rank).disqualifies and request.POST.get("effects_seen") != "1":
+            if record.state.confirms_in_two_steps and request.POST.get("effects_seen") != "1":
                 # A disqualification or above is confirmed in a second, deliberate step that
                 # says what it does.
                 return _confirm_step(request, access, record, text)
@@ -209,24 +209,7 @@ def console_act(request: DeskRequest, access: Access, record_id: int, action: st
 def _confirm_step(
     request: HttpRequest, access: Access, record: PenaltyRecord, reason: str, error: str = ""
 ) -> HttpResponse:
-    rank = Rank(record.rank)
-    name = record.registration.player.name
-    effects = [
-        _("%(player)s leaves the tournament at once and is not paired again.") % {"player": name},
-        _("A match of theirs in progress is lost; finished results and points stay."),
-        _("They receive no further penalties in this tournament."),
-    ]
-    if rank.takes_prize:
-        effects.append(_("They get no prize; the judge report names it."))
-    else:
-        effects.append(_("They keep the right to the prizes of the place they finish in."))
-    if rank == Rank.SUSPENSION:
-        effects.append(
-            _(
-                "Their membership is suspended; the game coordinator sets its length later, and "
-                "until then they cannot be registered for another official tournament."
-            )
-        )
+    effects = record.state.confirmation_effects(player=record.registration.player.name)
     return render(
         request,
         "judging/console_confirm.html",

@@ -66,27 +66,3 @@ def takes_text(applies_to: str) -> str:
         "current_match": _("this match is lost"),
         "next_match": _("the next match is lost"),
     }.get(applies_to, "")
-
-
-def player_message(*, rank: int, applies_to: str, awaiting_head_judge: bool) -> str:
-    """What the judge tells the player, in one or two sentences."""
-    if awaiting_head_judge:
-        return _("The head judge decides on this penalty; until then the game goes on as it is.")
-    penalty = Rank(rank)
-    if penalty == Rank.CAUTION:
-        return _("This is an oral caution; it counts when penalties stack.")
-    if penalty == Rank.WARNING:
-        return _("This warning is officially recorded.")
-    if penalty in (Rank.GAME_LOSS, Rank.MATCH_LOSS):
-        return _("A warning is recorded, and %(takes)s.") % {"takes": takes_text(applies_to)}
-    if penalty == Rank.DISQUALIFICATION:
-        return _(
-            "You are disqualified and leave the tournament now; your results so far stay, and "
-            "so does the right to the prizes of your place."
-        )
-    if penalty == Rank.DISQUALIFICATION_WITHOUT_PRIZE:
-        return _("You are disqualified without prize and leave the tournament now.")
-    return _(
-        "You are disqualified without prize and your membership is suspended; the game "
-        "coordinator will set its length."
-    )

@@ -11,11 +11,13 @@ columns only mirror the latest change so that lists can be read without replayin
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from judging.explanations import explain, penalty_label
-from judging.penalties import AppliesTo, Because, Moment, Rank
+from judging.penalties import AppliesTo, Because, Moment, Rank, RecordStatus
+from judging.record_state import RecordState, state_of
 from players.models import MembershipSuspension
 from tournaments.models import Game, Level, Match, Registration, Round, Tournament
 
@@ -112,13 +114,6 @@ class TournamentGuideline(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.edition}"
-
-
-class RecordStatus(models.TextChoices):
-    IN_FORCE = "in_force", _("In force")
-    AWAITING_HEAD_JUDGE = "awaiting_head_judge", _("Awaiting the head judge")
-    DECLINED = "declined", _("Declined by the head judge")
-    REVOKED = "revoked", _("Revoked")
 
 
 # What a pending loss is (rules.md §6), written once: a loss in force, not cancelled, that still
@@ -251,6 +246,11 @@ class PenaltyRecord(models.Model):
     @property
     def explanation_text(self) -> str:
         return explain(self.explanation)
+
+    @cached_property
+    def state(self) -> RecordState:
+        """What the record does now (rules.md §8): every screen shows this, none decides again."""
+        return state_of(self)
 
     @property
     def is_in_force(self) -> bool:

@@ -74,3 +74,13 @@ class Because(models.TextChoices):
     BASE = "base", _("Base penalty")
     REPEAT = "repeat", _("Repeat for the same reason")
     STACKING = "stacking", _("Three penalties of the same strength")
+
+
+class RecordStatus(models.TextChoices):
+    """Where a record stands (rules.md §4); kept beside the ladder so that the pure reading of a
+    record's state (``judging/record_state.py``) needs no model."""
+
+    IN_FORCE = "in_force", _("In force")
+    AWAITING_HEAD_JUDGE = "awaiting_head_judge", _("Awaiting the head judge")
+    DECLINED = "declined", _("Declined by the head judge")
+    REVOKED = "revoked", _("Revoked")

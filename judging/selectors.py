@@ -186,10 +186,15 @@ _PLAYER_FOR_RULING = PreparedQuery(
 )
 
 
+# What ``PenaltyRecord.state`` reads beyond the record's own row (a served game's number, a served
+# match's round): every selector of records to show selects it, so a list costs no query per record.
+STATE_RELATED = ("served_game", "served_match__round")
+
+
 def records_of(*, registration: Registration) -> PenaltyRecordQuerySet:
     return (
         PenaltyRecord.objects.filter(registration=registration)
-        .select_related("infraction", "round", "issued_by")
+        .select_related("infraction", "round", "issued_by", *STATE_RELATED)
         .order_by("id")
     )
 
@@ -322,7 +327,7 @@ def player_at_glance(*, tournament: Tournament, registration: Registration) -> P
 def records_issued_by(*, tournament: Tournament, user: User) -> QuerySet[PenaltyRecord]:
     return (
         PenaltyRecord.objects.filter(tournament=tournament, issued_by=user)
-        .select_related("registration__player", "infraction", "round")
+        .select_related("registration__player", "infraction", "round", *STATE_RELATED)
         .order_by("-id")
     )
 
@@ -335,9 +340,8 @@ def record_for_card(*, tournament: Tournament, record_id: int) -> PenaltyRecord 
             "infraction",
             "round",
             "issued_by",
-            "served_game",
-            "served_match",
             "acknowledgement__recorded_by",
+            *STATE_RELATED,
         )
         .first()
     )
@@ -375,6 +379,7 @@ def penalty_log(*, tournament: Tournament, filters: LogFilters) -> QuerySet[Pena
             "issued_by",
             "issued_in_match",
             "acknowledgement",
+            *STATE_RELATED,
         )
         .order_by("-id")
     )
@@ -400,7 +405,7 @@ def head_judge_queue(*, tournament: Tournament) -> list[PenaltyRecord]:
     return list(
         PenaltyRecord.objects.filter(tournament=tournament)
         .filter(Q(status=RecordStatus.AWAITING_HEAD_JUDGE) | Q(revocation_requested=True))
-        .select_related("registration__player", "infraction", "round", "issued_by")
+        .select_related("registration__player", "infraction", "round", "issued_by", *STATE_RELATED)
         .order_by("id")
     )
 
@@ -434,6 +439,6 @@ def player_records_elsewhere(*, registration: Registration) -> list[PenaltyRecor
     return list(
         PenaltyRecord.objects.filter(registration__player_id=registration.player_id)
         .exclude(tournament_id=registration.tournament_id)
-        .select_related("tournament", "infraction", "round")
+        .select_related("tournament", "infraction", "round", *STATE_RELATED)
         .order_by("-tournament__date", "-id")
     )

@@ -18,7 +18,6 @@ from core.errors import DomainError
 from core.http import DeskRequest, message_refusal
 from core.inputs import SearchForm, form_message, parse_id, parse_query
 from judging import live, selectors, services
-from judging.explanations import player_message
 from judging.forms import (
     AcknowledgementForm,
     InfractionForm,
@@ -235,11 +234,6 @@ def _card_context(
         "statement_form": statement_form
         or StatementForm(
             initial={"client_key": uuid.uuid4(), "role": "player"}, auto_id="id_statement_%s"
-        ),
-        "tell": player_message(
-            rank=record.rank,
-            applies_to=record.applies_to,
-            awaiting_head_judge=record.is_awaiting_head_judge,
         ),
     }
 

@@ -20,7 +20,8 @@ from judging.models import (
     RecordStatus,
     StatementRole,
 )
-from judging.penalties import AppliesTo, Rank
+from judging.penalties import Rank
+from judging.record_state import STATE_VALUES, state_from_values
 from judging.selectors import DECISION_KINDS, edition_for
 from tournaments import selectors as tournament_selectors
 from tournaments.models import (
@@ -64,13 +65,11 @@ PENALTY_FIELDS = (
     "issued_by__last_name",
     "issued_at",
     "note",
-    "applies_to",
-    "served_game_id",
-    "served_match_id",
-    "loss_cancelled",
     "membership_suspension__ends_on",
     "acknowledgement__kind",
     "acknowledgement__at",
+    # What the record does now is decided by ``judging.record_state`` from these.
+    *STATE_VALUES,
 )
 
 
@@ -97,6 +96,7 @@ class PenaltyRow:
     judge: str
     issued_at: datetime.datetime
     note: str
+    # What a pending loss waits for ("" when the loss does not wait); ``loss`` says it in full.
     takes: str
     loss: str
     suspension_ends: datetime.date | None
@@ -376,29 +376,18 @@ def penalty_rows(
     ``rows`` keeps one page of them, in the report's order."""
     labels = {rank: penalty_label(rank) for rank in Rank}
     names = {rank: str(rank.label) for rank in Rank}
-    takes = {value: str(label) for value, label in AppliesTo.choices}
     automatic = _("automatic")
     stacking = _("Three penalties of the same strength")
     answers = {
         AcknowledgementKind.ACKNOWLEDGED: _("confirmed by the player"),
         AcknowledgementKind.DECLINED: _("the player declined to confirm"),
     }
-    loss_states = {
-        "cancelled": _("%(takes)s: cancelled"),
-        "served": _("%(takes)s: served"),
-        "pending": _("%(takes)s: not served"),
-    }
     values = records.order_by("issued_at", "id").values(*PENALTY_FIELDS)
     if rows is not None:
         values = values[rows]
     for value in values.iterator(chunk_size=chunk_size):
-        rank = Rank(value["rank"])
-        applies_to = value["applies_to"]
-        served = value["served_game_id"] is not None or value["served_match_id"] is not None
-        loss = ""
-        if applies_to:
-            state = "cancelled" if value["loss_cancelled"] else "served" if served else "pending"
-            loss = loss_states[state] % {"takes": takes[applies_to]}
+        state = state_from_values(value)
+        rank = state.rank
         code = value["infraction__code"] or ""
         yield PenaltyRow(
             record_id=value["id"],
@@ -414,7 +403,7 @@ def penalty_rows(
             penalty=labels[rank],
             rank=int(rank),
             rank_key=f"rank-{rank.key}",
-            amended=value["issued_rank"] != value["rank"],
+            amended=state.is_amended,
             explanation=explain(value["explanation"] or None),
             judge=person_name(
                 username=value["issued_by__username"],
@@ -424,8 +413,8 @@ def penalty_rows(
             or automatic,
             issued_at=value["issued_at"],
             note=value["note"],
-            takes=takes.get(applies_to, ""),
-            loss=loss,
+            takes=state.waits_for,
+            loss=state.loss_text,
             suspension_ends=value["membership_suspension__ends_on"],
             acknowledgement=answers.get(value["acknowledgement__kind"], ""),
             acknowledged_at=value["acknowledgement__at"],

@@ -211,7 +211,7 @@ def test_an_amended_record_is_marked_on_the_player_page(head, desk):
 
     body = head.get(url("player", desk, desk.players[0].pk)).content.decode()
 
-    assert "изменено (выдано как Замечание)" in body
+    assert "Выдано как «Замечание»; главный судья повысил его до «Предупреждение»." in body
 
 
 def test_my_penalties_name_the_round_in_full(client, desk):

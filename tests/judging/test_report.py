@@ -286,10 +286,11 @@ def test_the_penalty_list_holds_the_records_in_force_only(report_page, event):
         f"{at(event.amended)} — "
         f"{event.disqualified.pk} 1 3 Дмитрий Соколов BH-90005 6.1 Мошенничество – нечистая игра "
         "— Дисквалификация без призов Дисквалификация без призов (включает: поражение в матче) "
-        f"Этот матч: применено Галина Главная {at(event.disqualified)} — крапленые карты "
+        "Этим пенальти проигран матч тура 1. "
+        f"Галина Главная {at(event.disqualified)} — крапленые карты "
         f"{event.pending.pk} 1 — Елена Лебедева BH-90006 1.1 Неверный дек-лист — "
         "Поражение в партии Поражение в партии (включает: предупреждение) "
-        f"Следующая партия: не применено Фёдор Залов {at(event.pending)} — "
+        f"Следующая партия проиграна: ждёт этой партии. Фёдор Залов {at(event.pending)} — "
         "Ответы игроков на планшетах судей: подтвердили — 0, отказались подтвердить — 0, "
         "не записано — 5."
     )
@@ -391,8 +392,8 @@ def test_the_penalties_csv_holds_exactly_the_records_in_force(organiser, event):
     assert by_id[event.disqualified.pk][10] == (
         "Дисквалификация без призов (включает: поражение в матче)"
     )
-    assert by_id[event.disqualified.pk][12] == "Этот матч: применено"
-    assert by_id[event.pending.pk][12] == "Следующая партия: не применено"
+    assert by_id[event.disqualified.pk][12] == "Этим пенальти проигран матч тура 1."
+    assert by_id[event.pending.pk][12] == "Следующая партия проиграна: ждёт этой партии."
     assert by_id[event.repeat.pk][11] == "повтор 1.4 (уже было: Замечание, тур 1)"
     assert by_id[event.disqualified.pk][14] == (
         timezone.localtime(event.disqualified.issued_at).strftime("%Y-%m-%d %H:%M")
