@@ -1,0 +1,224 @@
+"""One intention, one record, and nothing a judge entered is lost (issue 26 items 2 and 3), on a
+tablet: Back and submit again, a lost answer, two tablets on one player, a session changed in
+another tab, a reload mid-form."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from judging.models import PenaltyRecord
+from tests.browser.conftest import TABLET, sign_in
+from tests.factories import Desk
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SUBMIT = "Записать пенальти"
+RESTORED = "Восстановлено то, что вы ввели."
+
+
+def open_player(page, base_url, desk, index=0):
+    page.goto(f"{base_url}/t/{desk.tournament.slug}/judge/")
+    name = desk.players[index].player.name
+    page.locator(f".player-target:has(strong:text-is('{name}'))").click()
+    expect(page.get_by_role("heading", name=name)).to_be_visible()
+
+
+def choose(page, code):
+    page.locator(f"label[for^=infraction-]:has(.code:text-is('{code}'))").click()
+
+
+def infraction_input(page, code):
+    return page.locator(f"input[name=infraction][value='{code}']")
+
+
+def tablet(browser, base_url, username):
+    context = browser.new_context(viewport=TABLET, locale="ru-RU")
+    page = context.new_page()
+    page.set_default_timeout(8000)
+    sign_in(page, type("Server", (), {"url": base_url}), username)
+    return page
+
+
+def test_back_then_submit_again_returns_the_first_record(live_server, page, screenshot):
+    desk = Desk.create()
+    desk.pair((0, 1), (2, 3))
+    sign_in(page, live_server, desk.floor.username)
+    open_player(page, live_server.url, desk)
+    choose(page, "1.4")
+    page.get_by_label("Заметка (необязательно)").fill("дек-лист не сдан")
+    expect(page.locator("#penalty-preview")).to_contain_text("Замечание")
+    page.get_by_role("button", name=SUBMIT).click()
+    expect(page.locator("#record-card")).to_contain_text("Замечание")
+
+    page.go_back()
+    expect(infraction_input(page, "1.4")).to_be_checked()
+    page.get_by_role("button", name=SUBMIT).click()
+
+    expect(page.locator(".messages")).to_contain_text("Это нарушение уже записано — вот оно.")
+    expect(page.locator("#record-card")).to_contain_text("Замечание")
+    screenshot(page, "judge-back-and-submit-again")
+    assert list(PenaltyRecord.objects.values_list("rank", "note")) == [(1, "дек-лист не сдан")]
+
+
+def test_back_on_a_tablet_that_forgot_the_form_asks_explicitly_naming_the_first(
+    live_server, page, screenshot
+):
+    desk = Desk.create()
+    desk.pair((0, 1), (2, 3))
+    sign_in(page, live_server, desk.floor.username)
+    open_player(page, live_server.url, desk)
+    choose(page, "1.4")
+    page.get_by_role("button", name=SUBMIT).click()
+    expect(page.locator("#record-card")).to_contain_text("Замечание")
+    first = PenaltyRecord.objects.get()
+    # The tab's memory is gone (another tab, a cleared browser): the server's window still holds.
+    page.evaluate("sessionStorage.clear()")
+
+    page.go_back()
+    choose(page, "1.4")
+    page.get_by_role("button", name=SUBMIT).click()
+
+    refusal = page.locator("#second-penalty")
+    expect(refusal).to_have_attribute("data-code", "second_penalty_unconfirmed")
+    name = desk.players[0].player.name
+    expect(refusal).to_contain_text(f"Вы уже записали 1.4 игроку {name}")
+    expect(refusal.get_by_role("link", name="Открыть первую запись")).to_have_attribute(
+        "href", f"/t/{desk.tournament.slug}/records/{first.pk}/"
+    )
+    expect(page.get_by_role("button", name=SUBMIT)).to_have_count(0)
+    screenshot(page, "judge-second-penalty-confirmation")
+    assert PenaltyRecord.objects.count() == 1
+
+    refusal.get_by_role("button", name="Да, это второе нарушение").click()
+
+    expect(page.locator("#record-card")).to_contain_text("Предупреждение")
+    assert [r.rank for r in PenaltyRecord.objects.order_by("id")] == [1, 2]
+
+
+def test_a_double_tap_records_once(live_server, page):
+    desk = Desk.create()
+    desk.pair((0, 1), (2, 3))
+    sign_in(page, live_server, desk.floor.username)
+    open_player(page, live_server.url, desk)
+    choose(page, "1.4")
+    expect(page.locator("#penalty-preview")).to_contain_text("Замечание")
+
+    page.get_by_role("button", name=SUBMIT).dblclick()
+
+    expect(page.locator("#record-card")).to_contain_text("Замечание")
+    assert PenaltyRecord.objects.count() == 1
+
+
+def test_a_lost_answer_then_the_form_again_records_once(live_server, page):
+    desk = Desk.create()
+    desk.pair((0, 1), (2, 3))
+    sign_in(page, live_server, desk.floor.username)
+    open_player(page, live_server.url, desk)
+    choose(page, "1.4")
+    page.get_by_label("Заметка (необязательно)").fill("колода не перетасована")
+    expect(page.locator("#penalty-preview")).to_contain_text("Замечание")
+    reached = []
+
+    def lose_the_answer(route):
+        # The server gets the submit and records; its answer never reaches the tablet.
+        reached.append(route.fetch(max_redirects=0).status)
+        route.abort("connectionreset")
+
+    page.route(re.compile(r".*/judge/issue/.*"), lose_the_answer)
+    page.get_by_role("button", name=SUBMIT).click()
+    page.wait_for_timeout(300)
+    assert reached == [302]
+    assert PenaltyRecord.objects.count() == 1
+    page.unroute(re.compile(r".*/judge/issue/.*"))
+
+    open_player(page, live_server.url, desk)
+    expect(page.locator("#form-restored")).to_have_text(RESTORED)
+    expect(infraction_input(page, "1.4")).to_be_checked()
+    expect(page.get_by_label("Заметка (необязательно)")).to_have_value("колода не перетасована")
+    page.get_by_role("button", name=SUBMIT).click()
+
+    expect(page.locator(".messages")).to_contain_text("Это нарушение уже записано — вот оно.")
+    assert PenaltyRecord.objects.count() == 1
+
+
+def test_two_tablets_the_second_preview_follows_the_first_record(asgi_server, browser, screenshot):
+    desk = Desk.create()
+    desk.pair((0, 1), (2, 3))
+    first = tablet(browser, asgi_server, desk.floor.username)
+    second = tablet(browser, asgi_server, desk.head.username)
+    for page in (first, second):
+        open_player(page, asgi_server, desk)
+        choose(page, "1.4")
+        expect(page.locator("#penalty-preview")).to_contain_text("Замечание")
+
+    first.get_by_role("button", name=SUBMIT).click()
+    expect(first.locator("#record-card")).to_contain_text("Замечание")
+
+    preview = second.locator("#penalty-preview")
+    expect(preview).to_contain_text("Предупреждение", timeout=5000)
+    expect(preview).to_contain_text("повтор 1.4")
+    screenshot(second, "judge-second-tablet-preview")
+    second.get_by_role("button", name=SUBMIT).click()
+    expect(second.locator("#record-card")).to_contain_text("Предупреждение")
+    assert [r.rank for r in PenaltyRecord.objects.order_by("id")] == [1, 2]
+    first.context.close()
+    second.context.close()
+
+
+def test_signing_out_and_in_in_another_tab_loses_nothing(live_server, page, screenshot):
+    desk = Desk.create()
+    desk.pair((0, 1), (2, 3))
+    sign_in(page, live_server, desk.floor.username)
+    open_player(page, live_server.url, desk)
+    choose(page, "1.4")
+    page.get_by_label("Заметка (необязательно)").fill("нашёл в рукаве")
+    expect(page.locator("#penalty-preview")).to_contain_text("Замечание")
+
+    other = page.context.new_page()
+    other.goto(f"{live_server.url}/")
+    other.get_by_role("button", name="Выйти").click()
+    sign_in(other, live_server, desk.floor.username)
+    other.close()
+    page.get_by_role("button", name=SUBMIT).click()
+
+    expect(page.get_by_role("heading", name="Страница устарела")).to_be_visible()
+    expect(page.locator("#main")).to_contain_text("Ничего не записано.")
+    expect(page.locator("#main")).not_to_contain_text("DEBUG")
+    screenshot(page, "csrf-failure")
+    assert PenaltyRecord.objects.count() == 0
+    page.get_by_role("link", name="Вернуться на страницу").click()
+
+    expect(page.locator("#form-restored")).to_have_text(RESTORED)
+    expect(infraction_input(page, "1.4")).to_be_checked()
+    expect(page.get_by_label("Заметка (необязательно)")).to_have_value("нашёл в рукаве")
+    expect(page.locator("#penalty-preview")).to_contain_text("Замечание")
+    page.get_by_role("button", name=SUBMIT).click()
+
+    expect(page.locator("#record-card")).to_contain_text("Замечание")
+    assert list(PenaltyRecord.objects.values_list("rank", "note")) == [(1, "нашёл в рукаве")]
+
+
+def test_a_reload_mid_form_keeps_the_infraction_and_the_note(live_server, page):
+    desk = Desk.create()
+    desk.pair((0, 1), (2, 3))
+    sign_in(page, live_server, desk.floor.username)
+    open_player(page, live_server.url, desk)
+    choose(page, "1.4")
+    page.locator(".infraction:has(input[value='1.4']) label[for^=sub-]:has-text('б)')").click()
+    page.get_by_label("Заметка (необязательно)").fill("неразборчиво")
+    page.locator("label[for=moment-between_matches]").click()
+
+    page.reload()
+
+    expect(page.locator("#form-restored")).to_have_text(RESTORED)
+    expect(infraction_input(page, "1.4")).to_be_checked()
+    expect(page.locator("input[name=sub_item][value='1.4:б']")).to_be_checked()
+    expect(page.locator("#moment-between_matches")).to_be_checked()
+    expect(page.get_by_label("Заметка (необязательно)")).to_have_value("неразборчиво")
+    expect(page.locator("#penalty-preview")).to_contain_text("Замечание")
+    page.get_by_role("button", name=SUBMIT).click()
+
+    expect(page.locator("#record-card")).to_contain_text("Замечание")
+    record = PenaltyRecord.objects.get()
+    assert (record.sub_item, record.note, record.moment) == ("б", "неразборчиво", "between_matches")
