@@ -32,12 +32,29 @@ def infraction_input(page, code):
     return page.locator(f"input[name=infraction][value='{code}']")
 
 
-def tablet(browser, base_url, username):
+def tablet(browser, base_url, username, password="desk-pass-123"):
+    """A tablet of its own (a browser context: its own cookies and storage), signed in."""
     context = browser.new_context(viewport=TABLET, locale="ru-RU")
     page = context.new_page()
     page.set_default_timeout(8000)
-    sign_in(page, type("Server", (), {"url": base_url}), username)
+    page.goto(f"{base_url}/login/")
+    page.get_by_label("Логин").fill(username)
+    page.get_by_label("Пароль").fill(password)
+    page.get_by_role("button", name="Войти").click()
+    page.wait_for_url(f"{base_url}/")
     return page
+
+
+def csp_errors(page):
+    """The Content-Security-Policy refusals the page reports from now on (no inline JS or CSS)."""
+    errors = []
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    return errors
 
 
 def test_back_then_submit_again_returns_the_first_record(live_server, page, screenshot):
@@ -66,6 +83,7 @@ def test_back_on_a_tablet_that_forgot_the_form_asks_explicitly_naming_the_first(
 ):
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
+    refused = csp_errors(page)
     sign_in(page, live_server, desk.floor.username)
     open_player(page, live_server.url, desk)
     choose(page, "1.4")
@@ -94,6 +112,7 @@ def test_back_on_a_tablet_that_forgot_the_form_asks_explicitly_naming_the_first(
 
     expect(page.locator("#record-card")).to_contain_text("Предупреждение")
     assert [r.rank for r in PenaltyRecord.objects.order_by("id")] == [1, 2]
+    assert refused == []
 
 
 def test_a_double_tap_records_once(live_server, page):
@@ -169,6 +188,7 @@ def test_two_tablets_the_second_preview_follows_the_first_record(asgi_server, br
 def test_signing_out_and_in_in_another_tab_loses_nothing(live_server, page, screenshot):
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
+    refused = csp_errors(page)
     sign_in(page, live_server, desk.floor.username)
     open_player(page, live_server.url, desk)
     choose(page, "1.4")
@@ -197,6 +217,7 @@ def test_signing_out_and_in_in_another_tab_loses_nothing(live_server, page, scre
 
     expect(page.locator("#record-card")).to_contain_text("Замечание")
     assert list(PenaltyRecord.objects.values_list("rank", "note")) == [(1, "нашёл в рукаве")]
+    assert refused == []
 
 
 def test_a_reload_mid_form_keeps_the_infraction_and_the_note(live_server, page):
