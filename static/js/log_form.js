@@ -166,6 +166,21 @@
     });
   }
 
+  // A preview asked for after the session ended is redirected to the sign-in page: that page is
+  // not drawn into the form. The form keeps what was entered; its submit leads through the
+  // sign-in page back to this form, filled again.
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const target = event.detail.target;
+    const xhr = event.detail.xhr;
+    if (!target || target.id !== "penalty-preview" || !xhr.responseURL) {
+      return;
+    }
+    const asked = new URL(event.detail.requestConfig.path, window.location.href).pathname;
+    if (new URL(xhr.responseURL).pathname !== asked) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
   } else {

@@ -243,3 +243,37 @@ def test_a_reload_mid_form_keeps_the_infraction_and_the_note(live_server, page):
     expect(page.locator("#record-card")).to_contain_text("Замечание")
     record = PenaltyRecord.objects.get()
     assert (record.sub_item, record.note, record.moment) == ("б", "неразборчиво", "between_matches")
+
+
+def test_a_session_ended_elsewhere_leads_through_the_sign_in_back_to_the_form(live_server, page):
+    desk = Desk.create()
+    desk.pair((0, 1), (2, 3))
+    sign_in(page, live_server, desk.floor.username)
+    open_player(page, live_server.url, desk)
+    choose(page, "1.4")
+    page.get_by_label("Заметка (необязательно)").fill("подсмотрел карты")
+    preview = page.locator("#penalty-preview")
+    expect(preview).to_contain_text("Замечание")
+
+    other = page.context.new_page()
+    other.goto(f"{live_server.url}/")
+    other.get_by_role("button", name="Выйти").click()
+    other.close()
+    # The preview polls here (no ASGI server): the sign-in page it is redirected to is not drawn.
+    page.wait_for_timeout(3500)
+    expect(preview).to_contain_text("Замечание")
+    expect(preview.get_by_label("Логин")).to_have_count(0)
+    page.get_by_role("button", name=SUBMIT).click()
+
+    page.get_by_label("Логин").fill(desk.floor.username)
+    page.get_by_label("Пароль").fill("desk-pass-123")
+    page.get_by_role("button", name="Войти").click()
+
+    expect(page.get_by_role("heading", name=desk.players[0].player.name)).to_be_visible()
+    expect(page.locator("#form-restored")).to_have_text(RESTORED)
+    expect(infraction_input(page, "1.4")).to_be_checked()
+    expect(page.get_by_label("Заметка (необязательно)")).to_have_value("подсмотрел карты")
+    page.get_by_role("button", name=SUBMIT).click()
+
+    expect(page.locator("#record-card")).to_contain_text("Замечание")
+    assert list(PenaltyRecord.objects.values_list("note", flat=True)) == ["подсмотрел карты"]
