@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from judging.models import PenaltyRecord
-from tests.browser.conftest import TABLET, sign_in
+from tests.browser.conftest import TABLET, axe_violations, sign_in
 from tests.factories import Desk
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -277,3 +277,35 @@ def test_a_session_ended_elsewhere_leads_through_the_sign_in_back_to_the_form(li
 
     expect(page.locator("#record-card")).to_contain_text("Замечание")
     assert list(PenaltyRecord.objects.values_list("note", flat=True)) == ["подсмотрел карты"]
+
+
+def test_the_confirmation_the_restored_form_and_the_csrf_page_pass_axe(live_server, browser):
+    desk = Desk.create()
+    desk.pair((0, 1), (2, 3))
+    desk.issue(0, "1.4", by="floor")
+    # axe is added as a script tag, which the app's CSP would refuse; its own checks run above.
+    page = browser.new_context(viewport=TABLET, locale="ru-RU", bypass_csp=True).new_page()
+    page.set_default_timeout(8000)
+    sign_in(page, live_server, desk.floor.username)
+    open_player(page, live_server.url, desk)
+    choose(page, "1.4")
+    page.get_by_label("Заметка (необязательно)").fill("снова")
+    page.get_by_role("button", name=SUBMIT).click()
+    expect(page.locator("#second-penalty")).to_be_visible()
+    found = [f"confirmation: {line}" for line in axe_violations(page)]
+
+    open_player(page, live_server.url, desk)
+    expect(page.locator("#form-restored")).to_be_visible()
+    found += [f"restored: {line}" for line in axe_violations(page)]
+
+    other = page.context.new_page()
+    other.goto(f"{live_server.url}/")
+    other.get_by_role("button", name="Выйти").click()
+    sign_in(other, live_server, desk.floor.username)
+    other.close()
+    page.get_by_role("button", name=SUBMIT).click()
+    expect(page.get_by_role("heading", name="Страница устарела")).to_be_visible()
+    found += [f"csrf page: {line}" for line in axe_violations(page)]
+
+    assert found == []
+    page.context.close()
