@@ -105,6 +105,9 @@ def log_infraction(request: DeskRequest, access: Access) -> HttpResponse:
         "note": prefill["note"],
     }
     context = _log_context(request, access, registration, InfractionForm(initial=initial), glance)
+    # A link that fills the form (a finding, a judge call) says what the judge means now: the
+    # tablet does not put an unsent form of this player over it.
+    context["prefilled"] = bool(prefill["infraction"] or prefill["note"])
     chosen = _prefilled_infraction(context, prefill["infraction"], prefill["sub_item"])
     if chosen is not None:
         infraction, letter = chosen

@@ -114,6 +114,9 @@
     } else if (state && state.phase === "done" && !cameBack()) {
       // Opened anew after the record was shown: a new intention, with the page's new key.
       state = null;
+    } else if (state && state.phase === "editing" && form.dataset.prefilled && !cameBack()) {
+      // Opened by a link that fills the form: the link says what is meant now.
+      state = null;
     } else if (state) {
       apply(form, state.content);
       keyInput.value = state.key;

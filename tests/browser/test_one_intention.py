@@ -309,3 +309,22 @@ def test_the_confirmation_the_restored_form_and_the_csrf_page_pass_axe(live_serv
 
     assert found == []
     page.context.close()
+
+
+def test_a_link_that_fills_the_form_wins_over_an_unsent_form(live_server, page):
+    desk = Desk.create()
+    desk.pair((0, 1), (2, 3))
+    sign_in(page, live_server, desk.floor.username)
+    open_player(page, live_server.url, desk)
+    choose(page, "1.4")
+    page.get_by_label("Заметка (необязательно)").fill("начатое")
+
+    player = desk.players[0].pk
+    page.goto(
+        f"{live_server.url}/t/{desk.tournament.slug}/judge/log/"
+        f"?player={player}&infraction=1.1&note=из+проверки+колоды"
+    )
+
+    expect(infraction_input(page, "1.1")).to_be_checked()
+    expect(page.get_by_label("Заметка (необязательно)")).to_have_value("из проверки колоды")
+    expect(page.locator("#form-restored")).to_be_hidden()

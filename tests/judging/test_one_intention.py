@@ -188,3 +188,13 @@ def test_the_record_card_tells_the_tablet_its_key_is_recorded(judge, desk):
     card = judge.get(response.url).content.decode()
 
     assert f'data-recorded-key="{data["client_key"]}"' in card
+
+
+def test_a_link_that_fills_the_form_says_so_to_the_tablet(judge, desk):
+    player = desk.players[0].pk
+
+    linked = judge.get(url("log", desk), {"player": player, "infraction": "1.1", "note": "находка"})
+    plain = judge.get(url("log", desk), {"player": player})
+
+    assert 'data-prefilled="1"' in linked.content.decode()
+    assert "data-prefilled" not in plain.content.decode()
