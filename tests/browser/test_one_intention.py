@@ -161,13 +161,21 @@ def test_a_lost_answer_then_the_form_again_records_once(live_server, page):
     assert PenaltyRecord.objects.count() == 1
 
 
-def test_two_tablets_the_second_preview_follows_the_first_record(asgi_server, browser, screenshot):
+@pytest.mark.parametrize("server", ["asgi_server", "live_server"])
+def test_two_tablets_the_second_preview_follows_the_first_record(
+    request, server, transactional_db, browser, screenshot
+):
+    # Served by uvicorn the page hears the event stream; served without ASGI it polls. The
+    # server is asked for by name, so transactional_db is named for tests/conftest.py, which
+    # loads the guideline edition for the tests that name it.
+    base_url = request.getfixturevalue(server)
+    base_url = base_url if isinstance(base_url, str) else base_url.url
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
-    first = tablet(browser, asgi_server, desk.floor.username)
-    second = tablet(browser, asgi_server, desk.head.username)
+    first = tablet(browser, base_url, desk.floor.username)
+    second = tablet(browser, base_url, desk.head.username)
     for page in (first, second):
-        open_player(page, asgi_server, desk)
+        open_player(page, base_url, desk)
         choose(page, "1.4")
         expect(page.locator("#penalty-preview")).to_contain_text("Замечание")
 
@@ -177,7 +185,7 @@ def test_two_tablets_the_second_preview_follows_the_first_record(asgi_server, br
     preview = second.locator("#penalty-preview")
     expect(preview).to_contain_text("Предупреждение", timeout=5000)
     expect(preview).to_contain_text("повтор 1.4")
-    screenshot(second, "judge-second-tablet-preview")
+    screenshot(second, f"judge-second-tablet-preview-{server}")
     second.get_by_role("button", name=SUBMIT).click()
     expect(second.locator("#record-card")).to_contain_text("Предупреждение")
     assert [r.rank for r in PenaltyRecord.objects.order_by("id")] == [1, 2]
