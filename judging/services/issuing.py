@@ -35,7 +35,7 @@ NEEDS_HEAD_JUDGE = {Rank.DISQUALIFICATION, Rank.DISQUALIFICATION_WITHOUT_PRIZE}
 # a second infraction; they confirm it as a second one explicitly (docs/decisions.md, issue 26).
 SECOND_PENALTY_WINDOW = datetime.timedelta(minutes=5)
 # The records such a second penalty is checked against: those that stand or wait for the head
-# judge. A revoked, declined or corrected record is not one the judge would be repeating.
+# judge. A revoked or declined record is not one the judge would be repeating.
 _STANDING = (RecordStatus.IN_FORCE, RecordStatus.AWAITING_HEAD_JUDGE)
 
 
