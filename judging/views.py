@@ -170,6 +170,8 @@ def preview(request: DeskRequest, access: Access) -> HttpResponse:
     )
     if player is None:
         raise Http404
+    # The player's penalties in the page's header follow the preview (a second tablet's record).
+    context["held"] = player.held
     try:
         context["ruling"] = services.preview_penalty(
             registration=player.registration,

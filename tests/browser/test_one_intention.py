@@ -185,6 +185,7 @@ def test_two_tablets_the_second_preview_follows_the_first_record(
     preview = second.locator("#penalty-preview")
     expect(preview).to_contain_text("Предупреждение", timeout=5000)
     expect(preview).to_contain_text("повтор 1.4")
+    expect(second.locator("#player-penalties")).to_have_text("Замечание · 1.4")
     screenshot(second, f"judge-second-tablet-preview-{server}")
     second.get_by_role("button", name=SUBMIT).click()
     expect(second.locator("#record-card")).to_contain_text("Предупреждение")

@@ -3,6 +3,7 @@ infraction for the same player by the same judge within a few minutes under a ne
 explicit confirmation that names the first record."""
 
 import datetime
+import re
 import uuid
 
 import pytest
@@ -178,7 +179,12 @@ def test_the_preview_follows_the_players_new_records(judge, desk):
     desk.issue(0, "1.4", by="head")  # another tablet records one meanwhile
 
     again = judge.post(url("preview", desk), form(desk), HTTP_HX_REQUEST="true")
-    assert "Предупреждение" in again.content.decode()
+    body = again.content.decode()
+    assert "Предупреждение" in body
+    # The header's list of the player's penalties follows, out of band.
+    assert '<div id="player-penalties" hx-swap-oob="true">' in body
+    assert re.search(r'<span class="tag rank-caution"\s*>Замечание · 1\.4</span>', body)
+    assert "в этом турнире пенальти нет" in preview.content.decode()
 
 
 def test_the_record_card_tells_the_tablet_its_key_is_recorded(judge, desk):
