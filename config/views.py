@@ -31,4 +31,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         back = reverse("home")
-    return render(request, "config/csrf_failure.html", {"back": back}, status=403)
+    response = render(request, "config/csrf_failure.html", {"back": back}, status=403)
+    # A script tells this refusal from a refused role (also 403) by it (static/js/log_form.js).
+    response["X-Desk-Refusal"] = "csrf"
+    return response

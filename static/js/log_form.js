@@ -184,6 +184,18 @@
     }
   });
 
+  // A preview refused as out of date (the session changed in another tab): the judge is told
+  // before they send, and that what they entered is kept.
+  document.addEventListener("htmx:responseError", (event) => {
+    const target = event.detail.target;
+    const stale = document.getElementById("form-stale");
+    const xhr = event.detail.xhr;
+    const outOfDate = xhr.status === 403 && xhr.getResponseHeader("X-Desk-Refusal") === "csrf";
+    if (target && target.id === "penalty-preview" && stale && outOfDate) {
+      stale.hidden = false;
+    }
+  });
+
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
   } else {

@@ -44,6 +44,7 @@ def test_the_refusal_is_the_desks_own_page_in_russian_with_the_way_back():
 
     page = response.content.decode()
     assert response.status_code == 403
+    assert response["X-Desk-Refusal"] == "csrf"  # told apart from a refused role by a script
     assert "<h1>Страница устарела</h1>" in page
     assert "Ничего не записано." in page
     assert "сохранено на этом планшете" in page
