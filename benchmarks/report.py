@@ -57,6 +57,7 @@ def build(*, players: int, rounds: int, records: int, seed: int, slug: str) -> i
     """Insert one finished tournament of that size; return its id."""
     from django.contrib.auth import get_user_model
     from django.db import transaction
+    from django.db.models import F
     from django.utils import timezone
 
     from judging.models import ChangeKind, Infraction, PenaltyChange, PenaltyRecord, RecordStatus
@@ -176,6 +177,12 @@ def build(*, players: int, rounds: int, records: int, seed: int, slug: str) -> i
                 )
             )
         penalties = PenaltyRecord.objects.bulk_create(penalties, batch_size=2000)
+        # The rounds are over: their records are hours old, not made this minute (a judge's same
+        # infraction for a player within minutes asks for a confirmation, issue 26). auto_now_add
+        # stamps them now, so they are moved back together, their order kept.
+        PenaltyRecord.objects.filter(tournament=tournament).update(
+            issued_at=F("issued_at") - datetime.timedelta(hours=rounds + 1)
+        )
         changes = []
         for record in penalties:
             if record.issued_rank != record.rank and record.status == RecordStatus.IN_FORCE:

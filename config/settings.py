@@ -341,6 +341,8 @@ def _trusted_origins() -> list[str]:
 
 SECURE_PROXY_SSL_HEADER = _proxy_ssl_header()
 CSRF_TRUSTED_ORIGINS = _trusted_origins()
+# A refused form gets the desk's own page, in the user's language, with a way back (issue 26).
+CSRF_FAILURE_VIEW = "config.views.csrf_failure"
 SESSION_COOKIE_SECURE = env_flag("DJANGO_SECURE_COOKIES", default=HTTPS)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_SSL_REDIRECT = env_flag("DJANGO_SSL_REDIRECT", default=HTTPS)

@@ -2,6 +2,8 @@
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 
 from operations.setup_views import is_from_this_machine, needs_set_up
 from tournaments.models import Tournament
@@ -18,3 +20,22 @@ def home(request: HttpRequest) -> HttpResponse:
             Tournament.objects.filter(staff__user=request.user).distinct().order_by("-date")
         )
     return render(request, "config/home.html", {"tournaments": tournaments})
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """``CSRF_FAILURE_VIEW``: a form sent from a page older than the session (the judge signed
+    out and in again, maybe in another tab, or the session ended) is refused, in the desk's own
+    words and language, with a way back to that page; Django's own page speaks of settings.
+
+    ``reason`` is Django's technical wording and is not shown. What the judge entered on the log
+    form is still on the tablet (static/js/log_form.js), so the way back restores it.
+    """
+    back = request.META.get("HTTP_REFERER", "")
+    if not back or not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = reverse("home")
+    response = render(request, "config/csrf_failure.html", {"back": back}, status=403)
+    # A script tells this refusal from a refused role (also 403) by it (static/js/log_form.js).
+    response["X-Desk-Refusal"] = "csrf"
+    return response

@@ -148,6 +148,8 @@ def _play_demo_rounds(
             moment=moment,
             issued_by=by,
             client_key=uuid.uuid4(),
+            # The demo's script means every penalty it records, repeats included.
+            confirm_second=True,
         ).record
 
     def statement(record: PenaltyRecord, role: str, name: str, text: str) -> None:

@@ -28,6 +28,9 @@ class InfractionForm(forms.Form):
     note = forms.CharField(
         max_length=2000, required=False, widget=forms.Textarea(attrs={"rows": 2})
     )
+    # Sent only by the button of the explicit confirmation (``second_penalty_unconfirmed``): the
+    # judge saw their first record of this infraction and means a second one.
+    confirm_second = forms.BooleanField(required=False)
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}

@@ -174,6 +174,8 @@ class _Run:
             deferred=action.get("defer", False),
             issued_by=self.head_judge if action.get("by", "head") == "head" else self.floor_judge,
             client_key=uuid.uuid4(),
+            # A scripted ruling says each penalty it means; no tap is repeated here.
+            confirm_second=True,
         )
         return outcome.record
 

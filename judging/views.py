@@ -10,8 +10,9 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError
@@ -54,6 +55,7 @@ def judge_home(request: DeskRequest, access: Access) -> HttpResponse:
 
 
 def _log_context(
+    request: DeskRequest,
     access: Access,
     registration: Registration,
     form: InfractionForm,
@@ -63,6 +65,7 @@ def _log_context(
     if glance is None:
         glance = selectors.player_at_glance(tournament=access.tournament, registration=registration)
     return {
+        "live": live.streams_available(request),
         "access": access,
         "tournament": access.tournament,
         "glance": glance,
@@ -93,12 +96,17 @@ def log_infraction(request: DeskRequest, access: Access) -> HttpResponse:
     moment = Moment.IN_GAME if in_match else Moment.BETWEEN_MATCHES
     initial: dict[str, object] = {
         "player": registration.pk,
-        # One key per form shown: a double tap or a resend records once.
+        # One key per form shown: a double tap or a resend records once. The tablet keeps the key
+        # with what the judge entered (static/js/log_form.js) and puts it back after Back, a
+        # reload or signing in again, so a page fetched anew does not renew the intention.
         "client_key": uuid.uuid4(),
         "moment": moment,
         "note": prefill["note"],
     }
-    context = _log_context(access, registration, InfractionForm(initial=initial), glance)
+    context = _log_context(request, access, registration, InfractionForm(initial=initial), glance)
+    # A link that fills the form (a finding, a judge call) says what the judge means now: the
+    # tablet does not put an unsent form of this player over it.
+    context["prefilled"] = bool(prefill["infraction"] or prefill["note"])
     chosen = _prefilled_infraction(context, prefill["infraction"], prefill["sub_item"])
     if chosen is not None:
         infraction, letter = chosen
@@ -146,7 +154,11 @@ def _prefilled_infraction(
 @staff_view(*JUDGES)
 def preview(request: DeskRequest, access: Access) -> HttpResponse:
     form = InfractionForm(request.POST)
-    context: dict[str, object] = {"access": access, "tournament": access.tournament}
+    context: dict[str, object] = {
+        "access": access,
+        "tournament": access.tournament,
+        "live": live.streams_available(request),
+    }
     if not form.is_valid():
         context["hint"] = _("Choose the infraction to see what it becomes.")
         return render(request, "judging/infraction_log.html#penalty-preview", context)
@@ -157,6 +169,8 @@ def preview(request: DeskRequest, access: Access) -> HttpResponse:
     )
     if player is None:
         raise Http404
+    # The player's penalties in the page's header follow the preview (a second tablet's record).
+    context["held"] = player.held
     try:
         context["ruling"] = services.preview_penalty(
             registration=player.registration,
@@ -173,12 +187,23 @@ def preview(request: DeskRequest, access: Access) -> HttpResponse:
     return render(request, "judging/infraction_log.html#penalty-preview", context)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @staff_view(*JUDGES)
 def issue(request: DeskRequest, access: Access) -> HttpResponse:
+    if request.method != "POST":
+        # A submit sent after the session ended came here through the sign-in page: back to the
+        # player's form, where the tablet puts back what the judge entered.
+        pk = parse_id(request.GET.get("player"))
+        known = pk is not None and tournament_selectors.registration_in(
+            tournament=access.tournament, pk=pk
+        )
+        if not known:
+            return redirect("judging:judge-home", slug=access.tournament.slug)
+        return redirect(f"{reverse('judging:log', args=[access.tournament.slug])}?player={pk}")
     form = InfractionForm(request.POST)
     if not form.is_valid():
-        context = _log_context(access, _registration(access, request.POST.get("player")), form)
+        registration = _registration(access, request.POST.get("player"))
+        context = _log_context(request, access, registration, form)
         return render(request, "judging/infraction_log.html", context)
     try:
         outcome = services.issue_penalty(
@@ -192,12 +217,21 @@ def issue(request: DeskRequest, access: Access) -> HttpResponse:
             note=form.cleaned_data["note"],
             issued_by=request.user,
             client_key=form.cleaned_data["client_key"],
+            confirm_second=form.cleaned_data["confirm_second"],
         )
+    except services.SecondPenaltyUnconfirmed as second:
+        # Not a line in the preview: the form again, stopped, naming the first record, with a
+        # separate button that sends the explicit confirmation (and the same key).
+        registration = _registration(access, form.cleaned_data["player"])
+        context = _log_context(request, access, registration, form)
+        context["second"] = second
+        return render(request, "judging/infraction_log.html", context)
     except DomainError as error:
         if error.code == "unknown_player":
             raise Http404 from error
         form.add_error(None, str(error.message))
-        context = _log_context(access, _registration(access, form.cleaned_data["player"]), form)
+        registration = _registration(access, form.cleaned_data["player"])
+        context = _log_context(request, access, registration, form)
         return render(request, "judging/infraction_log.html", context)
     if not outcome.created:
         messages.info(request, _("This infraction was already recorded; here it is."))

@@ -25,7 +25,13 @@ from judging.services.decisions import (
 )
 from judging.services.effects import JudgingMatchPolicy
 from judging.services.history import PenaltyOutcome, dependents_of, held_penalties
-from judging.services.issuing import NEEDS_HEAD_JUDGE, Ruling, issue_penalty, preview_penalty
+from judging.services.issuing import (
+    NEEDS_HEAD_JUDGE,
+    Ruling,
+    SecondPenaltyUnconfirmed,
+    issue_penalty,
+    preview_penalty,
+)
 from judging.services.rulings import acknowledge_penalty, add_statement
 
 __all__ = [
@@ -33,6 +39,7 @@ __all__ = [
     "JudgingMatchPolicy",
     "PenaltyOutcome",
     "Ruling",
+    "SecondPenaltyUnconfirmed",
     "acknowledge_penalty",
     "add_statement",
     "amend_penalty",

@@ -1,12 +1,14 @@
 """Issuing: what an infraction becomes for a player now (rules.md §3–§6), and recording it."""
 
+import datetime
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
@@ -27,6 +29,39 @@ from tournaments import selectors as tournament_selectors
 from tournaments.models import Registration, Round, StaffRole
 
 NEEDS_HEAD_JUDGE = {Rank.DISQUALIFICATION, Rank.DISQUALIFICATION_WITHOUT_PRIZE}
+
+# A judge who records the same infraction for the same player again within this time is far more
+# often repeating one intention (Back, a resend after a lost answer, a second tablet) than seeing
+# a second infraction; they confirm it as a second one explicitly (docs/decisions.md, issue 26).
+SECOND_PENALTY_WINDOW = datetime.timedelta(minutes=5)
+# The records such a second penalty is checked against: those that stand or wait for the head
+# judge. A revoked or declined record is not one the judge would be repeating.
+_STANDING = (RecordStatus.IN_FORCE, RecordStatus.AWAITING_HEAD_JUDGE)
+
+
+class SecondPenaltyUnconfirmed(DomainError):
+    """The same judge recorded this infraction for this player a moment ago; ``first`` is that
+    record, so the screen can name it beside the explicit confirmation."""
+
+    def __init__(self, first: PenaltyRecord) -> None:
+        local = timezone.localtime(first.issued_at)
+        minutes = max(0, int((timezone.now() - first.issued_at).total_seconds() // 60))
+        super().__init__(
+            "second_penalty_unconfirmed",
+            _(
+                "You already recorded %(code)s for %(player)s at %(time)s (%(minutes)s min "
+                "ago): %(rank)s. Is this a second infraction? If you meant that one, it is "
+                "recorded and there is nothing more to do."
+            )
+            % {
+                "code": first.reason,
+                "rank": Rank(first.rank).label,
+                "player": first.registration.player.name,
+                "time": local.strftime("%H:%M"),
+                "minutes": minutes,
+            },
+        )
+        self.first = first
 
 
 @dataclass(frozen=True)
@@ -54,8 +89,15 @@ def issue_penalty(
     sub_item: str = "",
     note: str = "",
     client_key: uuid.UUID | None = None,
+    confirm_second: bool = False,
 ) -> PenaltyOutcome:
-    """Record an infraction and apply the penalty it becomes."""
+    """Record an infraction and apply the penalty it becomes.
+
+    ``client_key`` is one intention of the judge (one filled form): sent again, it returns the
+    record it made. The same infraction for the same player by the same judge within
+    ``SECOND_PENALTY_WINDOW`` under another key is refused with ``SecondPenaltyUnconfirmed``
+    unless ``confirm_second`` says the judge saw the first and means a second one.
+    """
     try:
         with transaction.atomic():
             return _issue(
@@ -67,6 +109,7 @@ def issue_penalty(
                 sub_item=sub_item,
                 note=note,
                 client_key=client_key,
+                confirm_second=confirm_second,
             )
     except IntegrityError:
         # Two requests with one client key raced past the check on different rows: the first
@@ -141,6 +184,7 @@ def _issue(
     sub_item: str,
     note: str,
     client_key: uuid.UUID | None,
+    confirm_second: bool,
 ) -> PenaltyOutcome:
     registration, match = lock_player(registration)
     tournament = registration.tournament
@@ -176,6 +220,10 @@ def _issue(
         ruling.decision,
         ruling.needs_head_judge,
     )
+    if not confirm_second:
+        first = _recent_same(rows, registration=registration, code=infraction.code, judge=issued_by)
+        if first is not None:
+            raise SecondPenaltyUnconfirmed(first)
     record = _NEW_RECORD.create(
         tournament=tournament,
         registration=registration,
@@ -215,10 +263,12 @@ def _issue(
 # Every submit runs these, under the player's lock (core/prepared.py says why they are prepared).
 _NEW_RECORD = PreparedInsert(PenaltyRecord)
 _RECORD_ROW = Joined(("", PenaltyRecord), ("round", Round))
+# The player's standing records (those in force are the penalties held; those awaiting the head
+# judge are read too, for ``_recent_same``), and a record made with this form.
 _HELD_OR_KEYED = PreparedQuery(
     lambda registration, tournament, client_key: (
         PenaltyRecord.objects.filter(
-            Q(registration_id=registration, status=RecordStatus.IN_FORCE)
+            Q(registration_id=registration, status__in=_STANDING)
             | Q(tournament_id=tournament, client_key=client_key)
         )
         .order_by("id")
@@ -230,7 +280,7 @@ _HELD_OR_KEYED = PreparedQuery(
 )
 _HELD_RECORDS = PreparedQuery(
     lambda registration: (
-        PenaltyRecord.objects.filter(registration_id=registration, status=RecordStatus.IN_FORCE)
+        PenaltyRecord.objects.filter(registration_id=registration, status__in=_STANDING)
         .order_by("id")
         .values_list(*_RECORD_ROW.names)
     ),
@@ -252,6 +302,28 @@ def _records_held_or_keyed(
         registration=registration, tournament=tournament, client_key=client_key
     )
     return [_record_from_row(row) for row in rows]
+
+
+def _recent_same(
+    rows: Iterable[PenaltyRecord], *, registration: Registration, code: str, judge: User
+) -> PenaltyRecord | None:
+    """The latest standing record of this infraction that this judge gave this player within
+    ``SECOND_PENALTY_WINDOW``, among the rows read under the player's lock."""
+    since = timezone.now() - SECOND_PENALTY_WINDOW
+    found = [
+        row
+        for row in rows
+        if row.registration_id == registration.pk
+        and row.status in _STANDING
+        and row.reason == code
+        and row.issued_by_id == judge.pk
+        and row.issued_at >= since
+    ]
+    if not found:
+        return None
+    first = max(found, key=lambda row: (row.issued_at, row.pk))
+    first.registration = registration  # locked above, with its player: the message names them
+    return first
 
 
 def _records_held(registration: int) -> list[PenaltyRecord]:

@@ -90,7 +90,7 @@ def test_one_tap_from_a_finding_issues_through_the_penalty_service_with_repeat(c
     assert client.get(link).status_code == 200
     query = {key: values[0] for key, values in parse_qs(urlsplit(link).query).items()}
     issue = reverse("judging:issue", args=[desk.tournament.slug])
-    for _ in range(2):
+    for second in (False, True):
         client.post(
             issue,
             {
@@ -100,6 +100,9 @@ def test_one_tap_from_a_finding_issues_through_the_penalty_service_with_repeat(c
                 "sub_item": f"{query['infraction']}:{query['sub_item']}",
                 "moment": "between_games",
                 "note": query["note"],
+                # The same judge's same infraction a moment later is a second one only when
+                # they say so (issue 26: one intention, one record).
+                **({"confirm_second": "on"} if second else {}),
             },
         )
     records = list(PenaltyRecord.objects.order_by("pk"))

@@ -99,6 +99,8 @@ class Desk:
             moment=moment,
             issued_by=self.head if by == "head" else self.floor,
             client_key=extra.pop("client_key", uuid.uuid4()),
+            # A test that issues a penalty means it; the confirmation has its own tests.
+            confirm_second=extra.pop("confirm_second", True),
             **extra,
         )
         return outcome.record

@@ -54,6 +54,7 @@ def test_simultaneous_repeats_escalate_as_a_serial_order_would():
                 moment="between_matches",
                 issued_by=desk.head,
                 client_key=uuid.uuid4(),
+                confirm_second=True,
             ).record.rank
         ),
     )
