@@ -19,7 +19,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError
 from core.http import DeskRequest, answer_done, answer_refused, message_refusal
-from core.inputs import SearchForm, parse_query
+from core.inputs import SearchForm, parse_id, parse_query
 from players.models import Player
 from tournaments import jobs, selectors, services
 from tournaments.access import Access, staff_view
@@ -182,10 +182,10 @@ def _registrations_context(
 @staff_view()
 def registration_list(request: DeskRequest, access: Access) -> HttpResponse:
     context = _registrations_context(access, request)
-    job_id = request.GET.get("job", "")
-    # A key no column can hold (a URL typed by hand) is no job, not a database error.
-    if job_id.isdigit() and len(job_id) < 18 and access.is_organiser:
-        context["job"] = Job.objects.filter(pk=int(job_id), tournament=access.tournament).first()
+    # A value that is no row id (typed by hand, «²», too long for the column) is no job.
+    job_id = parse_id(request.GET.get("job"))
+    if job_id is not None and access.is_organiser:
+        context["job"] = Job.objects.filter(pk=job_id, tournament=access.tournament).first()
     return render(request, "tournaments/registration_list.html", context)
 
 

@@ -117,7 +117,7 @@ def test_another_tournaments_job_is_not_shown(client, desk):
         reverse("tournaments:registrations", args=[desk.tournament.slug]) + f"?job={job.pk}"
     )
     huge = client.get(
-        reverse("tournaments:registrations", args=[desk.tournament.slug]) + "?job=" + "9" * 40
+        reverse("tournaments:registrations", args=[desk.tournament.slug]) + "?job=²" + "9" * 40
     )
 
     assert response.status_code == 404
