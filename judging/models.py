@@ -122,10 +122,11 @@ class RecordStatus(models.TextChoices):
 
 
 # What a pending loss is (rules.md §6), written once: a loss in force, not cancelled, that still
-# waits for the game or the match it takes. The database computes ``PenaltyRecord.is_pending_loss``
-# from it, so queries and a record in hand give the same answer.
+# waits for the game or the match it takes. A game loss is served by a game, or by a match that a
+# pending match loss decided (which serves every game loss waiting for it). The database computes
+# ``PenaltyRecord.is_pending_loss`` from it, so queries and a record in hand give the same answer.
 PENDING_LOSS = Q(status=RecordStatus.IN_FORCE, loss_cancelled=False) & (
-    Q(applies_to=AppliesTo.NEXT_GAME, served_game__isnull=True)
+    Q(applies_to=AppliesTo.NEXT_GAME, served_game__isnull=True, served_match__isnull=True)
     | Q(applies_to=AppliesTo.NEXT_MATCH, served_match__isnull=True)
 )
 

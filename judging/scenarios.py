@@ -134,7 +134,6 @@ class _Run:
                 code=str(item["code"]),
                 name=str(item["name"]),
                 penalties=item.get("penalties") or {},
-                availability=item.get("availability"),
             )
         editions.assign_edition(tournament=self.tournament, edition=edition)
 
@@ -330,8 +329,12 @@ class _Run:
         return record
 
     def _latest_for_infraction(self, action: dict[str, Any]) -> PenaltyRecord:
-        """The player's latest record for the infraction, or made by stacking (``"stacking"``)."""
-        records = PenaltyRecord.objects.filter(registration=self._player(action["player"]))
+        """The player's latest record in force or awaiting the head judge for the infraction, or
+        made by stacking (``"stacking"``): a revoked or declined one is never the one meant."""
+        records = PenaltyRecord.objects.filter(
+            registration=self._player(action["player"]),
+            status__in=[RecordStatus.IN_FORCE, RecordStatus.AWAITING_HEAD_JUDGE],
+        )
         code = action["infraction"]
         if code == STACKING:
             records = records.filter(because=Because.STACKING)

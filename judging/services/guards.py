@@ -113,6 +113,14 @@ def ensure_in_force(record: PenaltyRecord) -> None:
         )
 
 
+def ensure_in_force_or_awaiting(record: PenaltyRecord) -> None:
+    """The head judge changes a penalty in force, or a request that waits for them (§4)."""
+    if record.status not in (RecordStatus.IN_FORCE, RecordStatus.AWAITING_HEAD_JUDGE):
+        raise DomainError(
+            "not_in_force", _("Only a penalty in force can be changed; this one is not.")
+        )
+
+
 # The longest reason a decision keeps (the reason forms allow as much).
 REASON_MAX_LENGTH = 2000
 
