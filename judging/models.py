@@ -69,6 +69,9 @@ class Infraction(models.Model):
     penalty_highest = models.PositiveSmallIntegerField(
         _("penalty at the highest level"), choices=Rank.choices, null=True, blank=True
     )
+    # Why a tournament's own edition replaced the infraction its base edition holds under this
+    # code (rules.md §3); empty for one it holds as shipped or added. The judge report shows it.
+    replaced_because = models.TextField(_("reason for the replacement"), blank=True)
 
     class Meta:
         ordering = ["edition", "code"]

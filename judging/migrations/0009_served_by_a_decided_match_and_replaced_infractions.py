@@ -2,12 +2,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-    """A game loss is also served by a match that a pending match loss decided (rules.md §6).
-    A generated column's expression cannot be altered in place: it is dropped and added again."""
+    """A game loss is also served by a match that a pending match loss decided (rules.md §6): a
+    generated column's expression cannot be altered in place, so it is dropped and added again.
+    A tournament's replaced infraction keeps the reason for the replacement (rules.md §3)."""
 
     dependencies = [("judging", "0008_acknowledgements_and_investigation_statements")]
 
     operations = [
+        migrations.AddField(
+            model_name="infraction",
+            name="replaced_because",
+            field=models.TextField(blank=True, verbose_name="reason for the replacement"),
+        ),
         migrations.RemoveField(model_name="penaltyrecord", name="is_pending_loss"),
         migrations.AddField(
             model_name="penaltyrecord",
