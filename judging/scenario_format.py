@@ -29,7 +29,7 @@ ACTION_FIELDS: dict[str, dict[str, bool]] = {
         "defer": False,
         "by": False,
     },
-    "confirm": {"player": True, "reason": False},
+    "confirm": {"player": True},
     "decline": {"player": True, "reason": False},
     "amend": {"player": True, "infraction": True, "to": True, "reason": False},
     "revoke": {"player": True, "infraction": True, "reason": False},
@@ -49,6 +49,7 @@ EXPECT_KEYS = {
     "prize",
     "registrable",
 }
+FILE_KEYS = {"title", "tournament", "players", "steps"}
 TOURNAMENT_KEYS = {"level", "decklists", "best_of", "official_head_judge", "infractions"}
 # The keys of an added infraction (scenarios.md): nothing else, so an undefined key such as
 # ``availability`` is refused rather than honoured or ignored.
@@ -66,6 +67,7 @@ class BrokenScenario(Exception):
 
 def validated(data: Any) -> dict[str, Any]:
     require(isinstance(data, dict), "the file must hold a JSON object")
+    require(not set(data) - FILE_KEYS, f"unknown keys: {sorted(set(data) - FILE_KEYS)}")
     require(isinstance(data.get("title"), str) and data["title"].strip(), "no title")
     tournament = data.get("tournament")
     require(isinstance(tournament, dict), "no tournament object")

@@ -181,7 +181,7 @@ class _Run:
             record=self._awaiting(action["player"]),
             head_judge=self.head_judge,
             # A disqualification is confirmed with reasoning; a scenario states only the ruling.
-            reason=action.get("reason", "As the scenario rules."),
+            reason="As the scenario rules.",
         ).record
 
     def _do_decline(self, action: dict[str, Any]) -> PenaltyRecord:

@@ -308,3 +308,30 @@ def test_revoking_a_penalty_without_a_served_loss_stays_on_the_record(head, desk
     response = head.post(url("console-act", desk, record.pk, "revoke"), {"reason": "ошибка"})
 
     assert response.url == url("console-record", desk, record.pk)
+
+
+def test_lowering_a_served_game_loss_leads_to_that_matchs_correction(client, db):
+    desk = Desk.create(level="professional")
+    desk.pair((0, 1), (2, 3))
+    record = desk.issue(0, "1.1")  # a game loss takes the current game
+    client.force_login(desk.head)
+
+    response = client.post(
+        url("console-act", desk, record.pk, "amend"), {"to_rank": 2, "reason": "мягче"}
+    )
+
+    match = Match.objects.get(player1=desk.players[0])
+    correction = reverse("tournaments:match", args=[desk.tournament.slug, match.pk])
+    assert response.url == f"{correction}#correction"
+    record.refresh_from_db()
+    assert (record.rank, record.served_game.match_id) == (2, match.pk)
+
+
+def test_raising_a_penalty_stays_on_the_record(head, desk):
+    record = desk.issue(0, "1.4")
+
+    response = head.post(
+        url("console-act", desk, record.pk, "amend"), {"to_rank": 3, "reason": "строже"}
+    )
+
+    assert response.url == url("console-record", desk, record.pk)
