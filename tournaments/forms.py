@@ -16,6 +16,7 @@ from tournaments.models import (
     decklists_default,
     decklists_required,
 )
+from tournaments.services.play import CORRECTION_REASON_MAX_LENGTH
 
 
 class TournamentForm(forms.ModelForm):
@@ -188,5 +189,7 @@ class CorrectionForm(forms.Form):
     player2_wins = forms.IntegerField(min_value=0, max_value=MOST_WINS)
     draws = forms.IntegerField(label=_("Drawn games"), min_value=0, max_value=MOST_GAMES, initial=0)
     reason = forms.CharField(
-        label=_("Reason"), max_length=1000, widget=forms.Textarea(attrs={"rows": 2})
+        label=_("Reason"),
+        max_length=CORRECTION_REASON_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 2}),
     )

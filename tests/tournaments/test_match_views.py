@@ -359,3 +359,23 @@ def test_the_match_page_shows_games_and_history(client, desk):
     assert body.count("<h1") == 1
     assert "Партия 1: кто выиграл?" in body
     assert desk.players[0].player.name in body
+
+
+def test_a_correction_reason_longer_than_its_form_allows_is_refused(desk):
+    desk.pair((0, 1), (2, 3))
+    match = desk.match_of(0)
+    services.enter_result(match=match, player1_wins=2, player2_wins=0)
+
+    with pytest.raises(DomainError) as refused:
+        services.correct_result(
+            match=match,
+            player1_wins=2,
+            player2_wins=1,
+            draws=0,
+            reason="я" * 1001,
+            corrected_by=desk.head,
+        )
+
+    assert refused.value.code == "reason_too_long"
+    assert str(refused.value.message) == "Причина должна быть короче 1000 символов."
+    assert ResultCorrection.objects.count() == 0

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.errors import DomainError
+from core.text import bounded_text
 from tournaments import lifecycle, selectors
 from tournaments.models import (
     Game,
@@ -31,6 +32,9 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.services.setup import ensure_not_finished, ensure_round_over, lock_registrations
+
+# The longest reason a correction keeps (its form allows as much).
+CORRECTION_REASON_MAX_LENGTH = 1000
 
 
 def pair_round(
@@ -327,9 +331,16 @@ def correct_result(
                 "match_not_ended",
                 _("Only a finished match's result is corrected; record this one's games."),
             )
-        reason = reason.strip()
-        if not reason:
-            raise DomainError("reason_required", _("Write the reason for the correction."))
+        reason = bounded_text(
+            reason,
+            max_length=CORRECTION_REASON_MAX_LENGTH,
+            missing=DomainError("reason_required", _("Write the reason for the correction.")),
+            too_long=DomainError(
+                "reason_too_long",
+                _("Keep the reason under %(count)s characters.")
+                % {"count": CORRECTION_REASON_MAX_LENGTH},
+            ),
+        )
         ensure_possible_result(tournament, player1_wins, player2_wins, draws)
         # A loss a penalty in force decides is not the result's to change (rules.md §4): such a
         # correction is refused and names the penalty; a loss whose penalty was revoked or
