@@ -113,7 +113,7 @@ def amend_penalty(
         if was == Rank.SUSPENSION and not awaiting:
             lift_suspension(record, reason)
         if to_rank.disqualifies:
-            take_effect(record, match)
+            take_effect(record, match, amended=True)
         else:
             refresh_standing(registration)
             if owed:

@@ -105,12 +105,19 @@ def _decided_by_penalty(record: PenaltyRecord) -> DomainError:
     )
 
 
-def take_effect(record: PenaltyRecord, match: Match | None) -> None:
+def take_effect(record: PenaltyRecord, match: Match | None, *, amended: bool = False) -> None:
     """Apply what an in-force record takes now: the tournament, the membership, a game or the
-    match in progress; then, if that ended the match, stack at its end."""
+    match in progress; then, if that ended the match, stack at its end.
+
+    A disqualification issued between matches while the app still shows the player's match in
+    progress (the players are filling in the slip) leaves that match to its result: its included
+    match loss waits for a next match the player never gets (rules.md §6). An amendment raising a
+    record to a disqualification takes the match in progress at once (§7)."""
     registration = record.registration
     penalty = Rank(record.rank)
     in_progress = match is not None and not match.has_ended
+    if penalty.disqualifies and not amended and record.moment == Moment.BETWEEN_MATCHES:
+        in_progress = False
     if penalty.disqualifies:
         refresh_standing(registration)
         suspension = record.membership_suspension
