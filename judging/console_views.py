@@ -167,7 +167,7 @@ def console_act(request: DeskRequest, access: Access, record_id: int, action: st
         if not reason_form.is_valid():
             raise DomainError("bad_reason", form_message(reason_form))
         if action == "confirm":
-            if Rank(record.rank).disqualifies and request.POST.get("effects_seen") != "1":
+            if record.confirmed_with_reasoning and request.POST.get("effects_seen") != "1":
                 # A disqualification or above is confirmed in a second, deliberate step that
                 # says what it does.
                 return _confirm_step(request, access, record, text)

@@ -265,6 +265,13 @@ class PenaltyRecord(models.Model):
         return self.status == RecordStatus.AWAITING_HEAD_JUDGE
 
     @property
+    def confirmed_with_reasoning(self) -> bool:
+        """A disqualification or above is confirmed with the head judge's reasoning, in a second,
+        deliberate step that states its effects (issue 17): the service, the view and the
+        templates all ask this."""
+        return Rank(self.rank).disqualifies
+
+    @property
     def may_request_revocation(self) -> bool:
         """A floor judge may ask the head judge to revoke a record that stands or waits for them,
         once (rules.md §4); the service refuses the rest, the card offers only this."""

@@ -39,7 +39,7 @@ def confirm_request(*, record: PenaltyRecord, head_judge: User, reason: str = ""
         ensure_head_judge(registration.tournament, head_judge)
         ensure_reason(reason, required=False)
         ensure_awaiting(record)
-        ensure_reason(reason, required=Rank(record.rank).disqualifies)
+        ensure_reason(reason, required=record.confirmed_with_reasoning)
         ensure_accepts_penalties(registration)
         change(
             record,
