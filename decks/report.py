@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from core.people import display_name
 from judging.panels import Panel
 from judging.report.sections import ReportSection
 from judging.report.tables import CellValue, Column, Table
@@ -77,7 +78,7 @@ def deck_table(*, tournament: Tournament) -> Table:
                 ", ".join(sorted({f.code for f in row.findings})),
                 ", ".join(f.sub_item for f in row.findings),
                 words or str(check.get_outcome_display()),
-                check.judge.get_full_name() or check.judge.username,
+                display_name(check.judge),
                 _local(check.checked_at),
             ]
 

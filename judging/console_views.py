@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -46,6 +47,9 @@ def _log_context(request: DeskRequest, access: Access) -> dict[str, object]:
         "filter_form": form,
         "page": page,
         "queue": selectors.head_judge_queue(tournament=tournament),
+        # Beside confirm and decline, a request may be put in force at another rank (§4): every
+        # request's form offers the ranks the amendment form offers.
+        "amend_form": AmendForm(tournament=tournament),
         "live": live.streams_available(request),
         "query": request.GET.urlencode(),
     }
@@ -173,7 +177,7 @@ def console_act(request: DeskRequest, access: Access, record_id: int, action: st
             services.decline_request(record=record, head_judge=request.user, reason=text)
             done = _("Declined: the request will not take effect.")
         elif action == "revoke":
-            services.revoke_penalty(record=record, author=request.user, reason=text)
+            outcome = services.revoke_penalty(record=record, author=request.user, reason=text)
             done = _("Revoked.")
         elif action == "keep":
             services.decline_revocation(record=record, head_judge=request.user, reason=text)
@@ -192,6 +196,22 @@ def console_act(request: DeskRequest, access: Access, record_id: int, action: st
                 done += " " + _(
                     "Later records were based on this one; check them: %(records)s."
                 ) % {"records": ", ".join(f"#{later.pk}" for later in outcome.dependents)}
+        if action in ("revoke", "amend"):
+            to_correct = selectors.served_loss_to_correct(record=outcome.record)
+            if to_correct is not None and access.corrects_results:
+                # The loss it served stays in the results: the head judge goes on to that
+                # match's correction in the same flow (rules.md §4).
+                messages.success(
+                    request,
+                    done
+                    + " "
+                    + _(
+                        "The loss it served stays in the results: correct this match's result "
+                        "below if the ruling calls for it."
+                    ),
+                )
+                url = reverse("tournaments:match", args=[access.tournament.slug, to_correct])
+                return redirect(f"{url}#correction")
     except DomainError as error:
         if action == "confirm" and error.code == "reason_required":
             # The disqualification's reasoning is missing: the deliberate step again, asking for it.

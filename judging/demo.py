@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from core.people import display_name
 from judging import editions, services
 from judging.models import PenaltyRecord, TournamentGuideline
 from judging.selectors import edition_for
@@ -215,7 +216,7 @@ def _play_demo_rounds(
     statement(
         cheating,
         "judge",
-        judge.get_full_name() or judge.username,
+        display_name(judge),
         "Подошёл на вызов: в руке у игрока восемь карт при семи разрешённых; "
         "одна из них — та, что была на кладбище в начале хода.",
     )

@@ -14,7 +14,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
-from judging.models import Availability, GuidelineEdition, Infraction, TournamentGuideline
+from judging.models import (
+    Availability,
+    GuidelineEdition,
+    Infraction,
+    PenaltyRecord,
+    TournamentGuideline,
+)
 from judging.penalties import Rank
 from judging.selectors import edition_for
 from tournaments.models import Level, Tournament
@@ -190,12 +196,18 @@ def add_tournament_infraction(
     tournament: Tournament,
     code: str,
     name: str,
-    availability: str,
+    availability: str | None,
     penalties: Mapping[str, str | None],
     section_name: str = "",
+    replacement_reason: str = "",
 ) -> Infraction:
     """Add an infraction to the tournament's own edition, made from the shared one the first time,
-    so that a change here never reaches another tournament."""
+    so that a change here never reaches another tournament.
+
+    A code the edition holds already is replaced for this tournament only, with a written reason
+    that the judge report shows (rules.md §3). It cannot be replaced once a record of this
+    tournament names it, since that would change what the record means. ``availability`` None
+    keeps a replaced infraction's own (``put_infraction``)."""
     with transaction.atomic():
         if not TournamentGuideline.objects.filter(tournament=tournament).exists():
             shared = edition_for(tournament=tournament)
@@ -207,16 +219,34 @@ def add_tournament_infraction(
             assign_edition(tournament=tournament, edition=own)
         edition = edition_for(tournament=tournament)
         code = code.strip()
-        if Infraction.objects.filter(edition=edition, code=code).exists():
-            # Changing an infraction during an event would change what later records mean.
-            raise DomainError(
-                "infraction_exists",
-                _("Infraction %(code)s is already in this guideline; choose a new code.")
-                % {"code": code},
-                field="code",
-            )
+        existing = Infraction.objects.filter(edition=edition, code=code).first()
+        replacement_reason = replacement_reason.strip()
+        if existing is not None:
+            # The records may name the shared edition's infraction of that code, made before
+            # the tournament had its own edition.
+            if PenaltyRecord.objects.filter(tournament=tournament, infraction__code=code).exists():
+                # Changing an infraction a record names would change what that record means.
+                raise DomainError(
+                    "infraction_in_use",
+                    _(
+                        "Infraction %(code)s cannot be replaced: penalties of this tournament "
+                        "were issued for it. Add the new rule under a new code."
+                    )
+                    % {"code": code},
+                    field="code",
+                )
+            if not replacement_reason:
+                raise DomainError(
+                    "replacement_reason_required",
+                    _(
+                        "Infraction %(code)s is already in this guideline: write why this "
+                        "tournament replaces it (the judge report shows it)."
+                    )
+                    % {"code": code},
+                    field="replacement_reason",
+                )
         ensure_section_named(edition=edition, code=code, section_name=section_name)
-        return put_infraction(
+        infraction = put_infraction(
             edition=edition,
             code=code,
             name=name,
@@ -224,3 +254,7 @@ def add_tournament_infraction(
             availability=availability,
             penalties=penalties,
         )
+        if existing is not None:
+            infraction.replaced_because = replacement_reason
+            infraction.save(update_fields=["replaced_because"])
+        return infraction

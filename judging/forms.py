@@ -188,6 +188,13 @@ class InfractionDataForm(forms.Form):
         label=_("Professional"), choices=PENALTY_CHOICES, required=False
     )
     highest = forms.ChoiceField(label=_("Highest"), choices=PENALTY_CHOICES, required=False)
+    replacement_reason = forms.CharField(
+        label=_("Reason for the replacement"),
+        max_length=REASON_MAX_LENGTH,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Needed when the code exists already: the judge report shows it."),
+    )
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}

@@ -35,6 +35,7 @@ def guideline(request: DeskRequest, access: Access) -> HttpResponse:
                     availability=data["availability"],
                     penalties={level: data[level] or None for level in LEVELS},
                     section_name=data.get("section_name") or "",
+                    replacement_reason=data.get("replacement_reason") or "",
                 )
             except DomainError as error:
                 form.add_error(error.field, str(error.message))

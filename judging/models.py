@@ -71,6 +71,9 @@ class Infraction(models.Model):
     penalty_highest = models.PositiveSmallIntegerField(
         _("penalty at the highest level"), choices=Rank.choices, null=True, blank=True
     )
+    # Why a tournament's own edition replaced the infraction its base edition holds under this
+    # code (rules.md §3); empty for one it holds as shipped or added. The judge report shows it.
+    replaced_because = models.TextField(_("reason for the replacement"), blank=True)
 
     class Meta:
         ordering = ["edition", "code"]
@@ -117,10 +120,11 @@ class TournamentGuideline(models.Model):
 
 
 # What a pending loss is (rules.md §6), written once: a loss in force, not cancelled, that still
-# waits for the game or the match it takes. The database computes ``PenaltyRecord.is_pending_loss``
-# from it, so queries and a record in hand give the same answer.
+# waits for the game or the match it takes. A game loss is served by a game, or by a match that a
+# pending match loss decided (which serves every game loss waiting for it). The database computes
+# ``PenaltyRecord.is_pending_loss`` from it, so queries and a record in hand give the same answer.
 PENDING_LOSS = Q(status=RecordStatus.IN_FORCE, loss_cancelled=False) & (
-    Q(applies_to=AppliesTo.NEXT_GAME, served_game__isnull=True)
+    Q(applies_to=AppliesTo.NEXT_GAME, served_game__isnull=True, served_match__isnull=True)
     | Q(applies_to=AppliesTo.NEXT_MATCH, served_match__isnull=True)
 )
 

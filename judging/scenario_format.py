@@ -5,7 +5,7 @@ from typing import Any
 
 from judging.models import RecordStatus
 from judging.penalties import AppliesTo, Because, Moment, Rank
-from tournaments.models import Level, RegistrationStatus
+from tournaments.models import BEST_OF, Level, RegistrationStatus
 
 ACTIONS = {
     "pair",
@@ -29,7 +29,7 @@ ACTION_FIELDS: dict[str, dict[str, bool]] = {
         "defer": False,
         "by": False,
     },
-    "confirm": {"player": True, "reason": False},
+    "confirm": {"player": True},
     "decline": {"player": True, "reason": False},
     "amend": {"player": True, "infraction": True, "to": True, "reason": False},
     "revoke": {"player": True, "infraction": True, "reason": False},
@@ -49,7 +49,11 @@ EXPECT_KEYS = {
     "prize",
     "registrable",
 }
+FILE_KEYS = {"title", "tournament", "players", "steps"}
 TOURNAMENT_KEYS = {"level", "decklists", "best_of", "official_head_judge", "infractions"}
+# The keys of an added infraction (scenarios.md): nothing else, so an undefined key such as
+# ``availability`` is refused rather than honoured or ignored.
+INFRACTION_KEYS = {"code", "name", "penalties"}
 # In ``amend`` and ``revoke``, this "infraction" names the player's latest penalty made by stacking.
 STACKING = "stacking"
 JUDGES = ("head", "floor")
@@ -63,6 +67,7 @@ class BrokenScenario(Exception):
 
 def validated(data: Any) -> dict[str, Any]:
     require(isinstance(data, dict), "the file must hold a JSON object")
+    require(not set(data) - FILE_KEYS, f"unknown keys: {sorted(set(data) - FILE_KEYS)}")
     require(isinstance(data.get("title"), str) and data["title"].strip(), "no title")
     tournament = data.get("tournament")
     require(isinstance(tournament, dict), "no tournament object")
@@ -80,8 +85,8 @@ def validated(data: Any) -> dict[str, Any]:
         )
     best_of = tournament.get("best_of", 3)
     require(
-        isinstance(best_of, int) and not isinstance(best_of, bool) and best_of >= 1,
-        "tournament.best_of must be a whole number of games, at least 1",
+        isinstance(best_of, int) and not isinstance(best_of, bool) and best_of in BEST_OF,
+        f"tournament.best_of must be one of {list(BEST_OF)}",
     )
     added = tournament.get("infractions", [])
     require(isinstance(added, list), "tournament.infractions must be a list")
@@ -89,6 +94,10 @@ def validated(data: Any) -> dict[str, Any]:
         require(
             isinstance(item, dict) and item.get("code") and item.get("name"),
             "each added infraction needs a code and a name",
+        )
+        require(
+            not set(item) - INFRACTION_KEYS,
+            f"unknown keys in an added infraction: {sorted(set(item) - INFRACTION_KEYS)}",
         )
         penalties = item.get("penalties") or {}
         require(isinstance(penalties, dict), "an added infraction's penalties must be an object")

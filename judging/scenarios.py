@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from core.errors import DomainError
 from judging import editions, selectors, services
-from judging.models import GuidelineEdition, PenaltyRecord, RecordStatus
+from judging.models import PenaltyRecord, RecordStatus
 from judging.penalties import Because, Rank
 from judging.scenario_format import STACKING, BrokenScenario, validated
 from players.selectors import suspension_in_force
@@ -106,7 +106,7 @@ class _Run:
                 best_of=int(settings.get("best_of", 3)),
                 head_judge_is_official=bool(settings.get("official_head_judge", False)),
             )
-            self._add_infractions(settings.get("infractions", []), key)
+            self._add_infractions(settings.get("infractions", []))
         except (DomainError, TypeError, ValueError, ValidationError) as error:
             raise BrokenScenario(f"tournament: {error}") from error
         tournament_services.add_staff(
@@ -121,22 +121,21 @@ class _Run:
                 tournament=self.tournament, name=name, membership_id=f"scenario-{key}-{index}"
             )
 
-    def _add_infractions(self, added: list[Mapping[str, Any]], key: str) -> None:
-        if not added:
-            return
-        shipped = GuidelineEdition.objects.get(slug=selectors.SHIPPED_EDITION_SLUG)
-        edition = editions.derive_edition(
-            base=shipped, slug=f"scenario-{key}", name=f"{shipped.name} + {key}"
-        )
+    def _add_infractions(self, added: list[Mapping[str, Any]]) -> None:
+        """Through the guideline screen's service: a new code is available everywhere, a code
+        that exists already is replaced for this tournament (keeping its availability)."""
         for item in added:
-            editions.put_infraction(
-                edition=edition,
-                code=str(item["code"]),
+            code = str(item["code"])
+            editions.add_tournament_infraction(
+                tournament=self.tournament,
+                code=code,
                 name=str(item["name"]),
+                availability=None,
                 penalties=item.get("penalties") or {},
-                availability=item.get("availability"),
+                # scenarios.md names neither a new section nor why a code is replaced.
+                section_name=f"Раздел {editions.section_of(code)}",
+                replacement_reason="As the scenario sets it.",
             )
-        editions.assign_edition(tournament=self.tournament, edition=edition)
 
     def play(self) -> None:
         for number, step in enumerate(self.scenario["steps"], start=1):
@@ -184,7 +183,7 @@ class _Run:
             record=self._awaiting(action["player"]),
             head_judge=self.head_judge,
             # A disqualification is confirmed with reasoning; a scenario states only the ruling.
-            reason=action.get("reason", "As the scenario rules."),
+            reason="As the scenario rules.",
         ).record
 
     def _do_decline(self, action: dict[str, Any]) -> PenaltyRecord:
@@ -332,8 +331,12 @@ class _Run:
         return record
 
     def _latest_for_infraction(self, action: dict[str, Any]) -> PenaltyRecord:
-        """The player's latest record for the infraction, or made by stacking (``"stacking"``)."""
-        records = PenaltyRecord.objects.filter(registration=self._player(action["player"]))
+        """The player's latest record in force or awaiting the head judge for the infraction, or
+        made by stacking (``"stacking"``): a revoked or declined one is never the one meant."""
+        records = PenaltyRecord.objects.filter(
+            registration=self._player(action["player"]),
+            status__in=[RecordStatus.IN_FORCE, RecordStatus.AWAITING_HEAD_JUDGE],
+        )
         code = action["infraction"]
         if code == STACKING:
             records = records.filter(because=Because.STACKING)

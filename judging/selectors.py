@@ -32,10 +32,10 @@ from judging.models import (
     RecordStatus,
     TournamentGuideline,
 )
-from judging.penalties import Rank
+from judging.penalties import AppliesTo, Rank
 from players.models import search_text
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Level, Match, Registration, Round, Tournament
+from tournaments.models import Game, Level, Match, Registration, Round, Tournament
 
 SHIPPED_EDITION_SLUG = "berserk-heroes-penalty-guideline"
 
@@ -442,3 +442,24 @@ def player_records_elsewhere(*, registration: Registration) -> list[PenaltyRecor
         .select_related("tournament", "infraction", "round", *STATE_RELATED)
         .order_by("-tournament__date", "-id")
     )
+
+
+def served_loss_to_correct(*, record: PenaltyRecord) -> int | None:
+    """The match whose result still holds a loss this record served but no longer costs (it was
+    revoked, or lowered below that loss), or None. A served loss stays in the results until the
+    head judge corrects them (rules.md §4, §6), so the revocation or amendment offers that
+    match's correction at once."""
+    if record.served_match_id is not None and record.applies_to in (
+        AppliesTo.CURRENT_MATCH,
+        AppliesTo.NEXT_MATCH,
+    ):
+        kept = record.status == RecordStatus.IN_FORCE and record.rank >= Rank.MATCH_LOSS
+        return None if kept else record.served_match_id
+    if record.served_game_id is not None:
+        kept = record.status == RecordStatus.IN_FORCE and record.rank >= Rank.GAME_LOSS
+        if kept:
+            return None
+        return Game.objects.filter(pk=record.served_game_id).values_list("match_id", flat=True)[0]
+    # A game loss served by a match that another record's match loss decided took nothing of
+    # the result: there is nothing to correct.
+    return None

@@ -8,7 +8,15 @@ from django.core import validators
 from django.utils.translation import gettext_lazy as _
 
 from core.inputs import IdField
-from tournaments.models import Level, StaffRole, Tournament, decklists_default, decklists_required
+from tournaments.models import (
+    BEST_OF,
+    Level,
+    StaffRole,
+    Tournament,
+    decklists_default,
+    decklists_required,
+)
+from tournaments.services.play import CORRECTION_REASON_MAX_LENGTH
 
 
 class TournamentForm(forms.ModelForm):
@@ -43,7 +51,14 @@ class TournamentForm(forms.ModelForm):
             level = self.instance.level
         if level is not None and decklists_required(level):
             self.fields["uses_decklists"].widget.attrs["disabled"] = True
-        self.fields["best_of"].widget.attrs.update({"min": 1, "max": 7})
+        # Best of 1, 3 or 5 only (rules.md §9): a choice, so no other number can be typed.
+        self.fields["best_of"] = forms.TypedChoiceField(
+            label=self.fields["best_of"].label,
+            choices=[(count, str(count)) for count in BEST_OF],
+            coerce=int,
+            initial=3,
+            error_messages={"invalid_choice": _("A match is best of 1, 3 or 5 games.")},
+        )
         for name in ("round_minutes", "rounds_planned"):
             field = self.fields[name]
             field.validators.append(validators.MinValueValidator(1))
@@ -56,9 +71,6 @@ class TournamentForm(forms.ModelForm):
         if decklists_required(str(data.get("level"))) and not data.get("uses_decklists"):
             # Deck lists cannot be switched off at the highest level; say so instead of failing.
             data["uses_decklists"] = True
-        best_of = data.get("best_of")
-        if isinstance(best_of, int) and not 1 <= best_of <= 7:
-            self.add_error("best_of", _("Best of 1 to 7 games."))
         return data
 
 
@@ -128,10 +140,16 @@ class ImportForm(forms.Form):
     )
 
 
+# The most games any allowed match has (best of 5, rules.md §9) and the most wins in one (3): the
+# forms refuse more at once; the service refuses what this tournament's best of does not allow.
+MOST_GAMES = max(BEST_OF)
+MOST_WINS = MOST_GAMES // 2 + 1
+
+
 class ResultForm(forms.Form):
-    player1_wins = forms.IntegerField(min_value=0, max_value=7)
-    player2_wins = forms.IntegerField(min_value=0, max_value=7)
-    draws = forms.IntegerField(min_value=0, max_value=7, required=False, initial=0)
+    player1_wins = forms.IntegerField(min_value=0, max_value=MOST_WINS)
+    player2_wins = forms.IntegerField(min_value=0, max_value=MOST_WINS)
+    draws = forms.IntegerField(min_value=0, max_value=MOST_GAMES, required=False, initial=0)
 
 
 class SwapForm(forms.Form):
@@ -167,12 +185,11 @@ class GameForm(forms.Form):
 
 
 class CorrectionForm(forms.Form):
-    player1_wins = forms.IntegerField(min_value=0, max_value=7)
-    player2_wins = forms.IntegerField(min_value=0, max_value=7)
-    draws = forms.IntegerField(label=_("Drawn games"), min_value=0, max_value=7, initial=0)
+    player1_wins = forms.IntegerField(min_value=0, max_value=MOST_WINS)
+    player2_wins = forms.IntegerField(min_value=0, max_value=MOST_WINS)
+    draws = forms.IntegerField(label=_("Drawn games"), min_value=0, max_value=MOST_GAMES, initial=0)
     reason = forms.CharField(
-        label=_("Reason"), max_length=1000, widget=forms.Textarea(attrs={"rows": 2})
-    )
-    lift_penalty_loss = forms.BooleanField(
-        label=_("The match loss by penalty no longer stands"), required=False
+        label=_("Reason"),
+        max_length=CORRECTION_REASON_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 2}),
     )

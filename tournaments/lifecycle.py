@@ -24,6 +24,12 @@ class MatchPolicy(Protocol):
     def has_waiting_game_loss(self, match: "Match") -> bool:
         """Whether a loss of this match waits for a game after the current one."""
 
+    def losses_decided_by_penalties(
+        self, match: "Match", *, player1_wins: int, player2_wins: int, draws: int
+    ) -> set[int]:
+        """The players whose match loss a penalty in force decides; refuses (``DomainError``) a
+        corrected result that would lift or add a loss a penalty in force decides."""
+
 
 class _NoPolicy:
     def settle(self, match: "Match") -> None:
@@ -37,6 +43,11 @@ class _NoPolicy:
 
     def has_waiting_game_loss(self, match: "Match") -> bool:
         return False
+
+    def losses_decided_by_penalties(
+        self, match: "Match", *, player1_wins: int, player2_wins: int, draws: int
+    ) -> set[int]:
+        return set()
 
 
 _policy: MatchPolicy = _NoPolicy()

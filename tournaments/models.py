@@ -43,6 +43,10 @@ class TournamentStatus(models.TextChoices):
     FINISHED = "finished", _("Finished")
 
 
+# Games in a match: best of 1, 3 or 5 only (rules.md §9); an even number is refused.
+BEST_OF = (1, 3, 5)
+
+
 class Tournament(models.Model):
     name = models.CharField(pgettext_lazy("title of a thing", "name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
@@ -275,6 +279,38 @@ class Match(models.Model):
 
     def wins_of(self, registration: Registration) -> int:
         return self.player1_wins if registration.pk == self.player1_id else self.player2_wins
+
+    # A game's and a penalty's effect on the score, written once (rules.md §6): every writer of
+    # games, the penalty rules' in-memory serving included, changes the score through these.
+
+    def score_game(self, winner_id: int | None) -> None:
+        """Count one more game in memory: ``winner_id`` None is a draw. The caller saves."""
+        if winner_id is None:
+            self.draws += 1
+        elif winner_id == self.player1_id:
+            self.player1_wins += 1
+        elif winner_id == self.player2_id:
+            self.player2_wins += 1
+        else:
+            raise ValueError("The winner does not play in this match.")
+
+    def score_penalty_loss(self, losers: set[int], wins_needed: int) -> None:
+        """A match lost by penalty, in memory: 0 games to the wins needed, whatever was played
+        before; both players' match losses make it 0–0. The caller saves."""
+        self.player1_lost_by_penalty = self.player1_id in losers
+        self.player2_lost_by_penalty = self.player2_id in losers
+        self.player1_wins = 0 if self.player1_lost_by_penalty else wins_needed
+        self.player2_wins = 0 if self.player2_lost_by_penalty else wins_needed
+
+    def decided_by_games(self, *, games_played: int, best_of: int, wins_needed: int) -> str | None:
+        """Why the games recorded so far end the match, or None while it goes on (rules.md §6):
+        a player reached the wins needed, or the last game of the best of N was played (draws
+        can leave both players short of the wins needed)."""
+        if max(self.player1_wins, self.player2_wins) >= wins_needed:
+            return MatchEnd.WINS_NEEDED
+        if games_played >= best_of:
+            return MatchEnd.ALL_GAMES_PLAYED
+        return None
 
 
 class Game(models.Model):

@@ -302,7 +302,6 @@ def match_correct(request: DeskRequest, access: Access, match_id: int) -> HttpRe
             draws=data["draws"],
             reason=data["reason"],
             corrected_by=request.user,
-            lift_penalty_loss=data["lift_penalty_loss"],
         )
     except DomainError as error:
         return _match_done(request, access, match, error=error, form=form)

@@ -130,6 +130,8 @@ class EventDetails:
     head_judge_is_official: bool
     edition: str
     head_judges: list[str] = field(default_factory=list)
+    # The infractions this tournament replaced, each as "code name: reason" (rules.md §3).
+    replaced_infractions: list[str] = field(default_factory=list)
     organisers: list[str] = field(default_factory=list)
 
 
@@ -254,6 +256,7 @@ def build_report(*, tournament: Tournament, now: datetime.datetime | None = None
 
 
 def event_details(*, tournament: Tournament) -> EventDetails:
+    edition = edition_for(tournament=tournament)
     return EventDetails(
         name=tournament.name,
         date=tournament.date,
@@ -268,7 +271,13 @@ def event_details(*, tournament: Tournament) -> EventDetails:
         status=str(TournamentStatus(tournament.status).label),
         finished=tournament.status == TournamentStatus.FINISHED,
         head_judge_is_official=tournament.head_judge_is_official,
-        edition=edition_for(tournament=tournament).name,
+        edition=edition.name,
+        replaced_infractions=[
+            f"{infraction.code} {infraction.name}: {infraction.replaced_because}"
+            for infraction in sorted(
+                edition.infractions.exclude(replaced_because=""), key=lambda i: i.sort_key
+            )
+        ],
         head_judges=_staff_names(tournament, StaffRole.HEAD_JUDGE),
         organisers=_staff_names(tournament, StaffRole.ORGANISER),
     )

@@ -149,6 +149,12 @@ def report_workbook(*, tournament: Tournament, now: datetime.datetime | None = N
         [_("Head judge's signature"), ""],
         [_("Organiser's signature"), ""],
     ]
+    if event.replaced_infractions:
+        # After the guideline's row, where the printed report shows them (rules.md §3).
+        event_rows.insert(
+            event_rows.index([_("Guideline"), event.edition]) + 1,
+            [_("Infractions replaced for this tournament"), "; ".join(event.replaced_infractions)],
+        )
     staff = Table(
         title=_("Staff"),
         columns=[Column(_("Role"), 18), Column(_("Name"), 30), Column(_("Penalties issued"), 12)],

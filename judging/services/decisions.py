@@ -11,6 +11,7 @@ from judging.penalties import Rank
 from judging.services.effects import (
     lift_suspension,
     loss_cancelled,
+    loss_owed,
     refresh_standing,
     schedule_amended_loss,
     take_effect,
@@ -19,7 +20,7 @@ from judging.services.guards import (
     ensure_accepts_penalties,
     ensure_awaiting,
     ensure_head_judge,
-    ensure_in_force,
+    ensure_in_force_or_awaiting,
     ensure_may_suspend,
     ensure_reason,
     judge_role,
@@ -38,7 +39,7 @@ def confirm_request(*, record: PenaltyRecord, head_judge: User, reason: str = ""
         ensure_head_judge(registration.tournament, head_judge)
         ensure_reason(reason, required=False)
         ensure_awaiting(record)
-        ensure_reason(reason, required=Rank(record.rank).disqualifies)
+        ensure_reason(reason, required=record.state.confirms_in_two_steps)
         ensure_accepts_penalties(registration)
         change(
             record,
@@ -73,14 +74,22 @@ def decline_request(*, record: PenaltyRecord, head_judge: User, reason: str) -> 
 def amend_penalty(
     *, record: PenaltyRecord, to_rank: Rank, author: User, reason: str
 ) -> PenaltyOutcome:
-    """A deviation: the head judge raises or lowers a penalty in force, with a written reason."""
+    """A deviation: the head judge raises or lowers a penalty in force, with a written reason.
+
+    A request awaiting the head judge may be amended too: it is put in force at the new rank at
+    once, and only the new rank's effects ever apply (rules.md §4). After an amendment a record
+    costs what its new rank costs, once per record (§6): what it has not cost yet is scheduled as
+    if it were issued now, what it has cost already is not taken again."""
     with transaction.atomic():
         registration, match = lock_player(record.registration)
         record = locked(record)
         tournament = registration.tournament
         role = ensure_head_judge(tournament, author)
         ensure_reason(reason)
-        ensure_in_force(record)
+        ensure_in_force_or_awaiting(record)
+        awaiting = record.status == RecordStatus.AWAITING_HEAD_JUDGE
+        if awaiting:
+            ensure_accepts_penalties(registration)
         to_rank = Rank(to_rank)
         if to_rank == record.rank:
             raise DomainError(
@@ -90,33 +99,38 @@ def amend_penalty(
         if to_rank == Rank.SUSPENSION:
             ensure_may_suspend(tournament, role)
         was = Rank(record.rank)
+        owed = loss_owed(record, to_rank)
         change(
             record,
             ChangeKind.AMENDED,
             author=author,
             reason=reason,
             rank=to_rank,
+            status=RecordStatus.IN_FORCE,
             loss_cancelled=loss_cancelled(record),
+            revocation_requested=False if awaiting else record.revocation_requested,
         )
-        if was == Rank.SUSPENSION:
+        if was == Rank.SUSPENSION and not awaiting:
             lift_suspension(record, reason)
         if to_rank.disqualifies:
-            take_effect(record, match)
+            take_effect(record, match, amended=True)
         else:
             refresh_standing(registration)
-            if to_rank > was and to_rank in (Rank.GAME_LOSS, Rank.MATCH_LOSS):
+            if owed:
                 schedule_amended_loss(record, match)
         return PenaltyOutcome(record=record, dependents=dependents_of(record))
 
 
 def revoke_penalty(*, record: PenaltyRecord, author: User, reason: str) -> PenaltyOutcome:
-    """The head judge revokes a record issued in error; it stays in the log as revoked."""
+    """The head judge revokes a record issued in error; it stays in the log as revoked. A
+    request awaiting the head judge may be revoked too: it never took effect, so nothing else
+    changes. A penalty made by stacking leaves its sources used (rules.md §7)."""
     with transaction.atomic():
         registration, _match = lock_player(record.registration)
         record = locked(record)
         ensure_head_judge(registration.tournament, author)
         ensure_reason(reason)
-        ensure_in_force(record)
+        ensure_in_force_or_awaiting(record)
         change(
             record,
             ChangeKind.REVOKED,

@@ -9,13 +9,15 @@ how the tournaments app hands its own events (a match created, a game played, ti
 
 from collections import defaultdict
 
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.errors import DomainError
 from judging import stacking
 from judging.models import ChangeKind, PenaltyRecord, RecordStatus
 from judging.penalties import AppliesTo, Because, Moment, Rank
-from judging.services.history import held_from, held_penalties, log
+from judging.services.history import held_from, log
 from players import services as player_services
 from tournaments import services as tournament_services
 from tournaments.models import Game, Match, MatchEnd, Registration, RegistrationStatus
@@ -35,24 +37,87 @@ class JudgingMatchPolicy:
         serve_at_round_start(matches)
 
     def has_waiting_game_loss(self, match: Match) -> bool:
-        """A deferred game loss issued in this match waits for the game after the current one."""
+        """A deferred game loss issued in this match waits for the game after the current one.
+        One issued between matches while the match was still shown in progress waits for the
+        next match, so it never lands here and never blocks the whole result (rules.md §6)."""
         return (
             PenaltyRecord.objects.pending_losses()
             .filter(issued_in_match=match, applies_to=AppliesTo.NEXT_GAME)
+            .exclude(moment=Moment.BETWEEN_MATCHES)
             .exists()
         )
+
+    def losses_decided_by_penalties(
+        self, match: Match, *, player1_wins: int, player2_wins: int, draws: int
+    ) -> set[int]:
+        """The players whose match loss a penalty in force decides; a corrected result that
+        would lift or add a loss a penalty in force decides is refused, naming the penalty
+        (rules.md §4): the head judge amends or revokes the penalty first."""
+        in_force = (
+            PenaltyRecord.objects.in_force()
+            .filter(Q(served_match=match) | Q(served_game__match=match))
+            .select_related("registration__player", "infraction", "served_game")
+            .order_by("id")
+        )
+        losers: set[int] = set()
+        deciding: list[PenaltyRecord] = []
+        games_won: dict[int | None, int] = defaultdict(int)
+        for record in in_force:
+            if record.served_match_id == match.pk and record.applies_to in MATCH_TAKEN:
+                losers.add(record.registration_id)
+                deciding.append(record)
+            elif record.served_game is not None:
+                games_won[record.served_game.winner_id] += 1
+                deciding.append(record)
+        if losers:
+            wanted = Match(player1_id=match.player1_id, player2_id=match.player2_id)
+            wanted.score_penalty_loss(losers, match.round.tournament.wins_needed)
+            if (player1_wins, player2_wins) != (wanted.player1_wins, wanted.player2_wins):
+                raise _decided_by_penalty(deciding[0])
+        have = {match.player1_id: player1_wins, match.player2_id: player2_wins, None: draws}
+        for winner, count in games_won.items():
+            if not losers and have[winner] < count:
+                raise _decided_by_penalty(deciding[0])
+        return losers
 
     def match_ended(self, match: Match) -> None:
         """The tournaments app ended a match (games, time): stack at its end."""
         stack_at_match_end(match)
 
 
-def take_effect(record: PenaltyRecord, match: Match | None) -> None:
+# The kinds of loss that take a whole match.
+MATCH_TAKEN = (AppliesTo.CURRENT_MATCH, AppliesTo.NEXT_MATCH)
+
+
+def _decided_by_penalty(record: PenaltyRecord) -> DomainError:
+    return DomainError(
+        "result_decided_by_penalty",
+        _(
+            "A penalty in force decides this result: «%(penalty)s» of %(player)s (record "
+            "%(id)s). A correction cannot lift or add its loss: amend or revoke the penalty "
+            "first, then correct the result."
+        )
+        % {
+            "penalty": Rank(record.rank).label,
+            "player": record.registration.player.name,
+            "id": record.pk,
+        },
+    )
+
+
+def take_effect(record: PenaltyRecord, match: Match | None, *, amended: bool = False) -> None:
     """Apply what an in-force record takes now: the tournament, the membership, a game or the
-    match in progress; then, if that ended the match, stack at its end."""
+    match in progress; then, if that ended the match, stack at its end.
+
+    A disqualification issued between matches while the app still shows the player's match in
+    progress (the players are filling in the slip) leaves that match to its result: its included
+    match loss waits for a next match the player never gets (rules.md §6). An amendment raising a
+    record to a disqualification takes the match in progress at once (§7)."""
     registration = record.registration
     penalty = Rank(record.rank)
     in_progress = match is not None and not match.has_ended
+    if penalty.disqualifies and not amended and record.moment == Moment.BETWEEN_MATCHES:
+        in_progress = False
     if penalty.disqualifies:
         refresh_standing(registration)
         suspension = record.membership_suspension
@@ -92,17 +157,16 @@ def take_effect(record: PenaltyRecord, match: Match | None) -> None:
 
 
 def schedule_amended_loss(record: PenaltyRecord, match: Match | None) -> None:
-    """An amendment raised the record to a game or match loss: the loss is scheduled as if the
-    record were issued now, between games while the player's match is in progress (so it is
-    served at once), otherwise between matches (rules.md §6). A loss it had before stays where it
-    was served; only the link of the kind now scheduled is taken over by the new loss."""
+    """An amendment made the record a game or match loss it has not yet cost (``loss_owed``):
+    the loss is scheduled as if the record were issued now, between games while the player's
+    match is in progress (so it is served at once), otherwise between matches (rules.md §6). A
+    game it lost before stays where it was served."""
     moment = Moment.BETWEEN_MATCHES if match is None or match.has_ended else Moment.BETWEEN_GAMES
     record.applies_to = applies_to_for(Rank(record.rank), moment, deferred=False)
     record.loss_cancelled = False
-    if record.applies_to == AppliesTo.NEXT_GAME:
-        record.served_game = None
-    else:
-        record.served_match = None
+    # The loss is owed (``loss_owed``): a game loss has served nothing, and a match loss's link to
+    # a match is at most that of a game loss served by another record's match loss.
+    record.served_match = None
     record.save(update_fields=["applies_to", "loss_cancelled", "served_game", "served_match"])
     if match is None or moment == Moment.BETWEEN_MATCHES:
         return  # Pending: served when the player's next match is paired.
@@ -116,59 +180,27 @@ def schedule_amended_loss(record: PenaltyRecord, match: Match | None) -> None:
 
 
 def serve_waiting(match: Match) -> None:
-    """Serve the pending losses that wait for this match, game by game, and end the match when
-    its games decide it (rules.md §6). Stacking at its end is the caller's next step."""
-    while not match.has_ended:
-        reason = tournament_services.decided_end(match)
-        if reason is not None:
-            tournament_services.close_match(match=match, reason=reason)
-            return
-        game_number = match.games.count() + 1
-        # The next game and the match exist at the same moment, so every loss waiting for them
-        # is served now, whatever order the losses were issued in: each player's oldest game loss
-        # takes this game and their oldest match loss the whole match (rules.md §6).
-        waiting: dict[str, dict[int, PenaltyRecord]] = {
-            AppliesTo.NEXT_GAME: {},
-            AppliesTo.NEXT_MATCH: {},
-        }
-        for record in (
-            PenaltyRecord.objects.pending_losses()
-            .filter(registration_id__in=[match.player1_id, match.player2_id])
-            .order_by("id")
-        ):
-            if _may_serve(record, match, game_number):
-                waiting[record.applies_to].setdefault(record.registration_id, record)
-        game_losses = list(waiting[AppliesTo.NEXT_GAME].values())
-        match_losses = list(waiting[AppliesTo.NEXT_MATCH].values())
-        if not game_losses and not match_losses:
-            return
-        if game_losses:
-            losers = {record.registration_id for record in game_losses}
-            winner = None
-            if len(losers) == 1:
-                winner = match.player2 if match.player1_id in losers else match.player1
-            game = tournament_services.add_game(match=match, winner=winner, decided_by_penalty=True)
-            for record in game_losses:
-                record.served_game = game
-                record.save(update_fields=["served_game"])
-        if match_losses:
-            # The match loss decides the score, so the game served with it cannot end it first.
-            tournament_services.end_match_by_penalty(
-                match=match, losers={record.registration_id for record in match_losses}
-            )
-            for record in match_losses:
-                record.served_match = match
-                record.save(update_fields=["served_match"])
-            return
+    """Serve the pending losses that wait for this match in progress, and end the match when
+    that or its games decide it (rules.md §6). Stacking at its end is the caller's next step."""
+    if match.has_ended:
+        return
+    players = [pk for pk in (match.player1_id, match.player2_id) if pk is not None]
+    waiting = list(
+        PenaltyRecord.objects.pending_losses().filter(registration_id__in=players).order_by("id")
+    )
+    games_played = match.games.count()
+    games, served = _serve_in_memory(match, waiting, games_played=games_played)
+    if games or match.has_ended:
+        tournament_services.save_served_matches(
+            matches=[match], games=[game for game, _records in games]
+        )
+    _link_served(games, served)
 
 
 def serve_at_round_start(matches: list[Match]) -> None:
     """Serve the losses waiting for a new round's matches, by the rules of ``serve_waiting``,
     then stack at the end of the matches that this ended; a fixed number of queries whatever the
-    number of matches and losses (only a record that stacking makes is written on its own).
-
-    The matches are new: no game played, and no loss was issued in them, so every loss waiting
-    for their players may be served in them (``_may_serve``)."""
+    number of matches and losses (only a record that stacking makes is written on its own)."""
     ids = {pk for match in matches for pk in (match.player1_id, match.player2_id) if pk}
     waiting: dict[int, list[PenaltyRecord]] = defaultdict(list)
     for record in (
@@ -178,93 +210,105 @@ def serve_at_round_start(matches: list[Match]) -> None:
     if not waiting:
         return
     games: list[tuple[Game, list[PenaltyRecord]]] = []
-    served_matches: list[PenaltyRecord] = []
+    served: list[PenaltyRecord] = []
     changed: list[Match] = []
     for match in matches:
         if match.player1_id in waiting or match.player2_id in waiting:
-            played = _serve_in_memory(match, waiting, served_matches)
+            theirs = [r for pk in (match.player1_id, match.player2_id) if pk for r in waiting[pk]]
+            played, by_match = _serve_in_memory(match, theirs, games_played=0)
             games += played
+            served += by_match
             if played or match.has_ended:
                 changed.append(match)
     tournament_services.save_served_matches(
         matches=changed, games=[game for game, _records in games]
     )
-    served: list[PenaltyRecord] = served_matches
-    for game, records in games:
-        for record in records:
-            record.served_game = game
-        served += records
-    PenaltyRecord.objects.bulk_update(served, ["served_game", "served_match"])
+    _link_served(games, served)
     ended = [match for match in changed if match.has_ended]
     if ended:
         _stack_at_ends(ended)
 
 
 def _serve_in_memory(
-    match: Match, waiting: dict[int, list[PenaltyRecord]], served_matches: list[PenaltyRecord]
-) -> list[tuple[Game, list[PenaltyRecord]]]:
-    """``serve_waiting`` for a new match, with nothing written: the games it gets, each with
-    the game losses it serves; the match losses it serves go to ``served_matches``."""
+    match: Match, waiting: list[PenaltyRecord], *, games_played: int
+) -> tuple[list[tuple[Game, list[PenaltyRecord]]], list[PenaltyRecord]]:
+    """How the losses waiting (oldest first, either player's) are served in a match in progress
+    with ``games_played`` games, written once for a new round and a match under way; nothing
+    is written. Returns the games it adds, each with the game losses it serves, and the records
+    the match itself serves; the match's score and end are set in memory.
+
+    The next game and the match exist at the same moment, so every loss waiting for them is
+    served then, whatever order the losses were issued in (rules.md §6): a pending match loss
+    (one per player) decides the match and serves every game loss waiting for it; otherwise each
+    player's oldest game loss takes the next game (both players' at once: a draw) until the match
+    ends, and what is left waits for the player's next match."""
     tournament = match.round.tournament
-    players = [pk for pk in (match.player1_id, match.player2_id) if pk]
     games: list[tuple[Game, list[PenaltyRecord]]] = []
-    now = timezone.now()
+    by_match: list[PenaltyRecord] = []
+    left = list(waiting)
     while True:
-        if max(match.player1_wins, match.player2_wins) >= tournament.wins_needed:
-            match.ended_at, match.end_reason = now, MatchEnd.WINS_NEEDED
+        reason = match.decided_by_games(
+            games_played=games_played + len(games),
+            best_of=tournament.best_of,
+            wins_needed=tournament.wins_needed,
+        )
+        if reason is not None:
+            match.ended_at, match.end_reason = timezone.now(), reason
             break
-        if len(games) >= tournament.best_of:
-            match.ended_at, match.end_reason = now, MatchEnd.ALL_GAMES_PLAYED
-            break
-        game_losses = _oldest(waiting, players, AppliesTo.NEXT_GAME)
-        match_losses = _oldest(waiting, players, AppliesTo.NEXT_MATCH)
-        if not game_losses and not match_losses:
-            break
-        if game_losses:
-            losers = {record.registration_id for record in game_losses}
-            winner = None
-            if len(losers) == 1:
-                winner = match.player2 if match.player1_id in losers else match.player1
-            if winner is None:
-                match.draws += 1
-            elif winner.pk == match.player1_id:
-                match.player1_wins += 1
-            else:
-                match.player2_wins += 1
-            game = Game(match=match, number=len(games) + 1, winner=winner, decided_by_penalty=True)
-            games.append((game, game_losses))
+        number = games_played + len(games) + 1
+        due = [record for record in left if _may_serve(record, match, number)]
+        match_losses = _oldest_of_each(due, AppliesTo.NEXT_MATCH)
         if match_losses:
-            losers = {record.registration_id for record in match_losses}
-            wins_needed = tournament.wins_needed
-            match.player1_lost_by_penalty = match.player1_id in losers
-            match.player2_lost_by_penalty = match.player2_id in losers
-            match.player1_wins = 0 if match.player1_lost_by_penalty else wins_needed
-            match.player2_wins = 0 if match.player2_lost_by_penalty else wins_needed
-            match.ended_at, match.end_reason = now, MatchEnd.PENALTY
-            for record in match_losses:
+            served = match_losses + [r for r in due if r.applies_to == AppliesTo.NEXT_GAME]
+            match.score_penalty_loss(
+                {record.registration_id for record in match_losses}, tournament.wins_needed
+            )
+            match.ended_at, match.end_reason = timezone.now(), MatchEnd.PENALTY
+            for record in served:
                 record.served_match = match
-            served_matches += match_losses
+            by_match += served
             break
-    return games
+        game_losses = _oldest_of_each(due, AppliesTo.NEXT_GAME)
+        if not game_losses:
+            break
+        losers = {record.registration_id for record in game_losses}
+        winner_id = None
+        if len(losers) == 1:
+            winner_id = match.player2_id if match.player1_id in losers else match.player1_id
+        match.score_game(winner_id)
+        game = Game(match=match, number=number, winner_id=winner_id, decided_by_penalty=True)
+        games.append((game, game_losses))
+        left = [record for record in left if record not in game_losses]
+    return games, by_match
 
 
-def _oldest(
-    waiting: dict[int, list[PenaltyRecord]], players: list[int], kind: str
-) -> list[PenaltyRecord]:
-    """Each player's oldest loss of that kind still waiting, taken off the waiting list."""
-    taken = []
-    for player in players:
-        records = waiting.get(player, [])
-        record = next((record for record in records if record.applies_to == kind), None)
-        if record is not None:
-            records.remove(record)
-            taken.append(record)
-    return taken
+def _oldest_of_each(records: list[PenaltyRecord], kind: str) -> list[PenaltyRecord]:
+    """Each player's oldest record of that kind among ``records`` (which are oldest first)."""
+    taken: dict[int, PenaltyRecord] = {}
+    for record in records:
+        if record.applies_to == kind:
+            taken.setdefault(record.registration_id, record)
+    return list(taken.values())
+
+
+def _link_served(
+    games: list[tuple[Game, list[PenaltyRecord]]], by_match: list[PenaltyRecord]
+) -> None:
+    """Link each served loss to the game or the match that served it, in one update."""
+    served = list(by_match)
+    for game, records in games:
+        for record in records:
+            record.served_game = game
+        served += records
+    if served:
+        PenaltyRecord.objects.bulk_update(served, ["served_game", "served_match"])
 
 
 def _stack_at_ends(matches: list[Match]) -> None:
-    """``stack_at_match_end`` for several ended matches (each player plays in one of them), with
-    the players and their penalties read in one query each."""
+    """Rule 5.2 at the end of each of these matches (each player plays in one of them), the
+    first-listed player first, with the players and their penalties read in one query each.
+    Who stacks is decided here once: the players of a match, not of a bye, not disqualified
+    (a disqualified player receives no further penalties, rules.md §5.3)."""
     ids = [
         pk
         for match in matches
@@ -272,6 +316,8 @@ def _stack_at_ends(matches: list[Match]) -> None:
         for pk in (match.player1_id, match.player2_id)
         if pk is not None
     ]
+    if not ids:
+        return
     registrations = Registration.objects.select_related("tournament").in_bulk(ids)
     held: dict[int, list[PenaltyRecord]] = defaultdict(list)
     for record in (
@@ -282,8 +328,10 @@ def _stack_at_ends(matches: list[Match]) -> None:
     ):
         held[record.registration_id].append(record)
     for match in matches:
+        if match.is_bye:
+            continue
         for registration_id in (match.player1_id, match.player2_id):
-            if registration_id is None or match.is_bye:
+            if registration_id is None:
                 continue
             registration = registrations[registration_id]
             if registration.status == RegistrationStatus.DISQUALIFIED:
@@ -293,24 +341,11 @@ def _stack_at_ends(matches: list[Match]) -> None:
 
 def stack_at_match_end(match: Match) -> None:
     """Rule 5.2 for each player of the match, the first-listed player first."""
-    if match.is_bye:
-        return
-    for registration_id in (match.player1_id, match.player2_id):
-        if registration_id is None:
-            continue
-        registration = Registration.objects.select_related("tournament").get(pk=registration_id)
-        if registration.status == RegistrationStatus.DISQUALIFIED:
-            continue  # A disqualified player receives no further penalties.
-        _stack(registration, match)
+    _stack_at_ends([match])
 
 
-def _stack(
-    registration: Registration, match: Match, held: list[stacking.HeldPenalty] | None = None
-) -> None:
-    decisions = stacking.stack_at_match_end(
-        held=held_penalties(registration) if held is None else held,
-        round_number=match.round.number,
-    )
+def _stack(registration: Registration, match: Match, held: list[stacking.HeldPenalty]) -> None:
+    decisions = stacking.stack_at_match_end(held=held, round_number=match.round.number)
     made: dict[int, PenaltyRecord] = {}
     for decision in decisions:
         record = PenaltyRecord.objects.create(
@@ -391,6 +426,19 @@ def lift_suspension(record: PenaltyRecord, reason: str) -> None:
         player_services.lift_suspension(
             suspension=record.membership_suspension, reason=reason, day=timezone.localdate()
         )
+
+
+def loss_owed(record: PenaltyRecord, to_rank: Rank) -> bool:
+    """Whether a record amended to ``to_rank`` still owes the loss that rank costs: a game loss
+    one game, a match loss one match, and a match already lost by this record covers a game
+    (rules.md §6). What it has cost is read from what it served; a request never served."""
+    cost_match = record.served_match_id is not None and record.applies_to in MATCH_TAKEN
+    cost_game = record.served_game_id is not None or record.served_match_id is not None
+    if to_rank == Rank.GAME_LOSS:
+        return not cost_game
+    if to_rank == Rank.MATCH_LOSS:
+        return not cost_match
+    return False
 
 
 def loss_cancelled(record: PenaltyRecord) -> bool:

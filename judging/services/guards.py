@@ -4,6 +4,7 @@ from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
+from core.text import bounded_text
 from judging.models import PenaltyRecord, RecordStatus
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
@@ -113,19 +114,31 @@ def ensure_in_force(record: PenaltyRecord) -> None:
         )
 
 
+def ensure_in_force_or_awaiting(record: PenaltyRecord) -> None:
+    """The head judge changes a penalty in force, or a request that waits for them (§4)."""
+    if record.status not in (RecordStatus.IN_FORCE, RecordStatus.AWAITING_HEAD_JUDGE):
+        raise DomainError(
+            "not_in_force", _("Only a penalty in force can be changed; this one is not.")
+        )
+
+
 # The longest reason a decision keeps (the reason forms allow as much).
 REASON_MAX_LENGTH = 2000
 
 
 def ensure_reason(reason: str, *, required: bool = True) -> None:
     """The one rule for the reasons of decisions: written where required, never too long."""
-    if required and not reason.strip():
-        raise DomainError(
+    bounded_text(
+        reason,
+        max_length=REASON_MAX_LENGTH,
+        missing=DomainError(
             "reason_required", _("Write the reason for this decision."), field="reason"
         )
-    if len(reason) > REASON_MAX_LENGTH:
-        raise DomainError(
+        if required
+        else None,
+        too_long=DomainError(
             "reason_too_long",
             _("Keep the reason under %(count)s characters.") % {"count": REASON_MAX_LENGTH},
             field="reason",
-        )
+        ),
+    )

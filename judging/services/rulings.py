@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
+from core.text import bounded_text
 from judging.models import (
     AcknowledgementKind,
     InvestigationStatement,
@@ -56,26 +57,29 @@ def ensure_statement(*, role: str, author_name: str, text: str) -> tuple[str, st
     long. Returns the name and the text stripped."""
     if role not in StatementRole.values:
         raise DomainError("bad_role", _("Choose who is speaking."), field="role")
-    author_name, text = author_name.strip(), text.strip()
-    if not author_name:
-        raise DomainError(
+    author_name = bounded_text(
+        author_name,
+        max_length=AUTHOR_NAME_MAX_LENGTH,
+        missing=DomainError(
             "name_required", _("Write the name of the person speaking."), field="author_name"
-        )
-    if len(author_name) > AUTHOR_NAME_MAX_LENGTH:
-        raise DomainError(
+        ),
+        too_long=DomainError(
             "name_too_long",
             _("Keep the name under %(count)s characters.") % {"count": AUTHOR_NAME_MAX_LENGTH},
             field="author_name",
-        )
-    if not text:
-        raise DomainError("statement_required", _("Write the statement."), field="text")
-    if len(text) > STATEMENT_MAX_LENGTH:
-        raise DomainError(
+        ),
+    )
+    text = bounded_text(
+        text,
+        max_length=STATEMENT_MAX_LENGTH,
+        missing=DomainError("statement_required", _("Write the statement."), field="text"),
+        too_long=DomainError(
             "statement_too_long",
             _("Keep the statement under %(count)s characters; add a second one for the rest.")
             % {"count": STATEMENT_MAX_LENGTH},
             field="text",
-        )
+        ),
+    )
     return author_name, text
 
 

@@ -10,6 +10,7 @@ from judging.models import ChangeKind, Infraction, PenaltyRecord, RecordStatus
 from judging.selectors import infraction_sections
 from judging.services import request_revocation
 from tests.factories import Desk
+from tournaments.models import Match
 
 
 def url(name, desk, *args):
@@ -233,3 +234,104 @@ def test_an_added_section_without_a_name_gets_a_title():
         titles = [title for title, _items in infraction_sections(infractions=[shipped, added])]
 
     assert titles == ["1. Проблемы с колодой", "Раздел 4"]
+
+
+def test_the_queue_offers_to_put_a_request_in_force_at_another_rank(head, desk):
+    request = desk.issue(0, "6.1", by="floor")
+
+    fragment = head.get(
+        url("console", desk), {"fragment": "request-queue"}, HTTP_HX_REQUEST="true"
+    ).content.decode()
+
+    form = fragment[fragment.index(url("console-act", desk, request.pk, "amend")) :]
+    form = form[: form.index("</form>")]
+    assert 'name="to_rank"' in form and 'name="reason"' in form
+    assert '<option value="4">Поражение в матче</option>' in form
+    assert '<option value="5" disabled>Дисквалификация</option>' in form
+    assert "Ввести в силу с этой силой" in form
+
+
+def test_a_disqualification_request_put_in_force_as_a_match_loss_never_removes_the_player(
+    head, desk
+):
+    request = desk.issue(0, "6.1", by="floor")
+
+    response = head.post(
+        url("console-act", desk, request.pk, "amend"),
+        {"next": "console", "to_rank": 4, "reason": "Недостаточно доказательств"},
+    )
+
+    assert response.url == url("console", desk)
+    request.refresh_from_db()
+    desk.players[0].refresh_from_db()
+    lost = Match.objects.get(player1=desk.players[0])
+    assert (request.status, request.rank, request.served_match_id) == (
+        RecordStatus.IN_FORCE,
+        4,
+        lost.pk,
+    )
+    assert (lost.player1_wins, lost.player2_wins, lost.player1_lost_by_penalty) == (0, 2, True)
+    assert (desk.players[0].status, desk.players[0].prize_eligible) == ("playing", True)
+    amended = request.history.get(kind=ChangeKind.AMENDED)
+    assert (amended.from_status, amended.to_status, amended.reason) == (
+        RecordStatus.AWAITING_HEAD_JUDGE,
+        RecordStatus.IN_FORCE,
+        "Недостаточно доказательств",
+    )
+
+
+def test_the_record_page_of_a_request_offers_another_rank(head, desk):
+    request = desk.issue(0, "6.1", by="floor")
+
+    body = head.get(url("console-record", desk, request.pk)).content.decode()
+
+    assert url("console-act", desk, request.pk, "amend") in body
+    assert "Ввести в силу с другой силой" in body
+
+
+def test_revoking_a_served_match_loss_leads_to_that_matchs_correction(head, desk):
+    record = desk.issue(0, "6.1")  # the disqualification's match loss takes the match
+    match_id = record.served_match_id
+
+    response = head.post(url("console-act", desk, record.pk, "revoke"), {"reason": "ошибка"})
+
+    correction = reverse("tournaments:match", args=[desk.tournament.slug, match_id])
+    assert response.url == f"{correction}#correction"
+    page = head.get(correction).content.decode()
+    assert "Отменено. Поражение, которое оно принесло, остаётся в результатах" in page
+    assert 'id="correction"' in page
+
+
+def test_revoking_a_penalty_without_a_served_loss_stays_on_the_record(head, desk):
+    record = desk.issue(0, "1.4")
+
+    response = head.post(url("console-act", desk, record.pk, "revoke"), {"reason": "ошибка"})
+
+    assert response.url == url("console-record", desk, record.pk)
+
+
+def test_lowering_a_served_game_loss_leads_to_that_matchs_correction(client, db):
+    desk = Desk.create(level="professional")
+    desk.pair((0, 1), (2, 3))
+    record = desk.issue(0, "1.1")  # a game loss takes the current game
+    client.force_login(desk.head)
+
+    response = client.post(
+        url("console-act", desk, record.pk, "amend"), {"to_rank": 2, "reason": "мягче"}
+    )
+
+    match = Match.objects.get(player1=desk.players[0])
+    correction = reverse("tournaments:match", args=[desk.tournament.slug, match.pk])
+    assert response.url == f"{correction}#correction"
+    record.refresh_from_db()
+    assert (record.rank, record.served_game.match_id) == (2, match.pk)
+
+
+def test_raising_a_penalty_stays_on_the_record(head, desk):
+    record = desk.issue(0, "1.4")
+
+    response = head.post(
+        url("console-act", desk, record.pk, "amend"), {"to_rank": 3, "reason": "строже"}
+    )
+
+    assert response.url == url("console-record", desk, record.pk)

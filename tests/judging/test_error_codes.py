@@ -78,21 +78,45 @@ def test_a_reason_over_two_thousand_characters_is_refused(desk, action):
         )
 
 
-def test_an_added_infraction_needs_a_new_code(desk):
+def test_replacing_a_shipped_infraction_needs_a_reason(desk):
     shared = edition_for(tournament=desk.tournament)
 
     error = refused(
-        "infraction_exists",
+        "replacement_reason_required",
         editions.add_tournament_infraction,
         tournament=desk.tournament,
         code="1.4",
         name="Повтор",
         availability="any",
         penalties={"amateur": "caution"},
+        replacement_reason="  ",
+    )
+
+    assert error.field == "replacement_reason"
+    assert "1.4" in str(error.message)
+    assert edition_for(tournament=desk.tournament) == shared
+
+
+def test_an_infraction_a_record_names_cannot_be_replaced(desk):
+    desk.pair((0, 1), (2, 3))
+    desk.issue(0, "1.4")
+    edition = edition_for(tournament=desk.tournament)
+
+    error = refused(
+        "infraction_in_use",
+        editions.add_tournament_infraction,
+        tournament=desk.tournament,
+        code="1.4",
+        name="Повтор",
+        availability="any",
+        penalties={"amateur": "warning"},
+        replacement_reason="Правила турнира",
     )
 
     assert error.field == "code"
-    assert edition_for(tournament=desk.tournament) == shared
+    infraction = edition_for(tournament=desk.tournament).infractions.get(code="1.4")
+    assert (infraction.penalty_amateur, infraction.replaced_because) == (1, "")
+    assert edition_for(tournament=desk.tournament) == edition  # nothing was made
 
 
 @pytest.mark.parametrize(

@@ -118,3 +118,49 @@ def test_the_shipped_cheating_infraction_holds_only_what_is_known(desk):
         "",
         "",
     )
+
+
+def test_a_shipped_infraction_is_replaced_for_this_tournament_with_its_reason_in_the_report(
+    client, desk
+):
+    other = Desk.create()
+    client.force_login(desk.head)
+
+    response = client.post(
+        url(desk),
+        added(
+            code="1.4",
+            name="Ошибки в деклисте",
+            section_name="",
+            availability="decklists",
+            amateur="warning",
+            replacement_reason="Положение турнира строже руководства",
+        ),
+    )
+
+    assert response.status_code == 302
+    mine = edition_for(tournament=desk.tournament).infractions.get(code="1.4")
+    shipped = edition_for(tournament=other.tournament).infractions.get(code="1.4")
+    assert (mine.penalty_amateur, mine.replaced_because) == (
+        2,
+        "Положение турнира строже руководства",
+    )
+    assert (shipped.penalty_amateur, shipped.replaced_because) == (1, "")
+    desk.pair((0, 1), (2, 3))
+    assert desk.issue(0, "1.4").rank == 2
+    report = client.get(reverse("judging:report", args=[desk.tournament.slug]))
+    body = b"".join(report.streaming_content).decode()
+    assert "Нарушения, заменённые для этого турнира" in body
+    assert "1.4 Ошибки в деклисте: Положение турнира строже руководства" in body
+
+
+def test_replacing_without_a_reason_says_why_beside_the_field(client, desk):
+    client.force_login(desk.head)
+
+    response = client.post(url(desk), added(code="1.4", replacement_reason=""))
+
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert list(form.errors) == ["replacement_reason"]
+    assert "напишите, почему этот турнир его заменяет" in form.errors["replacement_reason"][0]
+    assert edition_for(tournament=desk.tournament).infractions.get(code="1.4").penalty_amateur == 1

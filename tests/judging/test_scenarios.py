@@ -94,7 +94,20 @@ def test_an_expected_refusal_that_is_accepted_fails(db):
         ),
         (scenario(decklists="no"), "tournament.decklists must be true or false"),
         (scenario(official_head_judge="false"), "must be true or false"),
-        (scenario(best_of="3"), "tournament.best_of must be a whole number"),
+        (scenario(best_of="3"), "tournament.best_of must be one of [1, 3, 5]"),
+        ({**scenario(), "availability": "any"}, "unknown keys: ['availability']"),
+        (
+            scenario({"confirm": {"player": "Алиса", "reason": "x"}}),
+            "step 2: unknown keys in confirm: ['reason']",
+        ),
+        (scenario(best_of=2), "tournament.best_of must be one of [1, 3, 5]"),
+        (scenario(best_of=7), "tournament.best_of must be one of [1, 3, 5]"),
+        (
+            scenario(
+                infractions=[{"code": "1.4", "name": "x", "penalties": {}, "availability": "any"}]
+            ),
+            "unknown keys in an added infraction: ['availability']",
+        ),
         (scenario(infractions=5), "tournament.infractions must be a list"),
         (
             scenario(infractions=[{"code": "9.1", "name": "x", "penalties": ["caution"]}]),

@@ -74,7 +74,8 @@ def test_a_dropped_player_is_not_paired(desk):
     ("wins", "code"),
     [
         ((-1, 2, 0), "bad_result"),
-        ((2, 2, 0), "too_many_games"),  # both at the wins needed is always over the best-of
+        ((2, 2, 0), "both_players_won"),
+        ((3, 0, 0), "too_many_wins"),
         ((2, 1, 1), "too_many_games"),
     ],
 )

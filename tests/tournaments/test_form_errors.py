@@ -50,9 +50,9 @@ def test_a_result_out_of_range_shows_the_row_with_what_was_typed_and_the_error(c
     assert response.status_code == 200
     assert body.lstrip().startswith(f'<tr id="match-row-{match.pk}"')
     assert list(response.context["result_form"].errors) == ["player1_wins"]
-    assert 'name="player1_wins" min="0" max="3" value="9" aria-invalid="true"' in body
-    assert 'name="player2_wins" min="0" max="3" value="1"' in body
-    assert '<small class="error">Убедитесь, что это значение меньше либо равно 7.</small>' in body
+    assert 'name="player1_wins" min="0" max="2"\n  value="9" aria-invalid="true"' in body
+    assert 'name="player2_wins" min="0" max="2"\n  value="1"' in body
+    assert '<small class="error">Убедитесь, что это значение меньше либо равно 3.</small>' in body
     assert (match.player1_wins, match.player2_wins, match.ended_at) == (0, 0, None)
 
 
@@ -69,8 +69,8 @@ def test_a_refused_result_keeps_what_was_typed(client, desk):
     match.refresh_from_db()
     assert response.status_code == 200
     assert 'role="alert"' in body
-    assert 'name="player1_wins" min="0" max="3" value="2"' in body
-    assert 'name="player2_wins" min="0" max="3" value="2"' in body
+    assert 'name="player1_wins" min="0" max="2"\n  value="2"' in body
+    assert 'name="player2_wins" min="0" max="2"\n  value="2"' in body
     assert match.ended_at is None
 
 
@@ -101,5 +101,5 @@ def test_a_correction_out_of_range_shows_the_error_beside_its_field(client, desk
     assert body.lstrip().startswith('<section id="match-result"')
     assert list(response.context["form"].errors) == ["player2_wins"]
     assert 'value="8"' in body and 'required aria-invalid="true"' in body
-    assert '<small class="error">Убедитесь, что это значение меньше либо равно 7.</small>' in body
+    assert '<small class="error">Убедитесь, что это значение меньше либо равно 3.</small>' in body
     assert (match.player1_wins, match.player2_wins, match.corrections.count()) == (2, 0, 0)

@@ -14,8 +14,10 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core.errors import DomainError
+from core.text import bounded_text
 from tournaments import lifecycle, selectors
 from tournaments.models import (
     Game,
@@ -30,6 +32,9 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.services.setup import ensure_not_finished, ensure_round_over, lock_registrations
+
+# The longest reason a correction keeps (its form allows as much).
+CORRECTION_REASON_MAX_LENGTH = 1000
 
 
 def pair_round(
@@ -158,12 +163,7 @@ def add_game(*, match: Match, winner: Registration | None, decided_by_penalty: b
         winner=winner,
         decided_by_penalty=decided_by_penalty,
     )
-    if winner is None:
-        match.draws += 1
-    elif winner.pk == match.player1_id:
-        match.player1_wins += 1
-    else:
-        match.player2_wins += 1
+    match.score_game(winner.pk if winner is not None else None)
     match.save(update_fields=["player1_wins", "player2_wins", "draws"])
     return game
 
@@ -190,12 +190,46 @@ def save_served_matches(*, matches: list[Match], games: list[Game]) -> None:
 def decided_end(match: Match) -> str | None:
     """Why the games recorded so far end the match, or None while it goes on (rules.md §6)."""
     tournament = match.round.tournament
-    if max(match.player1_wins, match.player2_wins) >= tournament.wins_needed:
-        return MatchEnd.WINS_NEEDED
-    if match.games.count() >= tournament.best_of:
-        # Draws can leave both short of the wins needed after the last game of a best of N.
-        return MatchEnd.ALL_GAMES_PLAYED
-    return None
+    return match.decided_by_games(
+        games_played=match.games.count(),
+        best_of=tournament.best_of,
+        wins_needed=tournament.wins_needed,
+    )
+
+
+def ensure_possible_result(
+    tournament: Tournament, player1_wins: int, player2_wins: int, draws: int
+) -> None:
+    """A result a best of N can end with (rules.md §9): no negative games, nobody above the wins
+    needed, not both players at them, and no more games than the match has."""
+    if min(player1_wins, player2_wins, draws) < 0:
+        raise DomainError("bad_result", _("Games cannot be negative."))
+    wins_needed = tournament.wins_needed
+    if max(player1_wins, player2_wins) > wins_needed:
+        raise DomainError(
+            "too_many_wins",
+            ngettext(
+                "Too many wins: a player wins at most %(wins)s game in this match.",
+                "Too many wins: a player wins at most %(wins)s games in this match.",
+                wins_needed,
+            )
+            % {"wins": wins_needed},
+        )
+    if min(player1_wins, player2_wins) >= wins_needed:
+        raise DomainError(
+            "both_players_won",
+            ngettext(
+                "Only one player can win %(wins)s game: the match ends when the first does.",
+                "Only one player can win %(wins)s games: the match ends when the first does.",
+                wins_needed,
+            )
+            % {"wins": wins_needed},
+        )
+    if player1_wins + player2_wins + draws > tournament.best_of:
+        raise DomainError(
+            "too_many_games",
+            _("A match has at most %(count)s games.") % {"count": tournament.best_of},
+        )
 
 
 def end_match_by_penalty(*, match: Match, losers: set[int]) -> None:
@@ -203,11 +237,7 @@ def end_match_by_penalty(*, match: Match, losers: set[int]) -> None:
 
     Called by the penalty rules, which apply the end of the match themselves (``close_match``).
     """
-    wins_needed = match.round.tournament.wins_needed
-    match.player1_lost_by_penalty = match.player1_id in losers
-    match.player2_lost_by_penalty = match.player2_id in losers
-    match.player1_wins = 0 if match.player1_lost_by_penalty else wins_needed
-    match.player2_wins = 0 if match.player2_lost_by_penalty else wins_needed
+    match.score_penalty_loss(losers, match.round.tournament.wins_needed)
     match.save(
         update_fields=[
             "player1_lost_by_penalty",
@@ -244,8 +274,7 @@ def enter_result(*, match: Match, player1_wins: int, player2_wins: int, draws: i
         _ensure_playable(match)
         tournament = match.round.tournament
         wanted = (player1_wins, player2_wins, draws)
-        if min(wanted) < 0:
-            raise DomainError("bad_result", _("Games cannot be negative."))
+        ensure_possible_result(tournament, *wanted)
         have = (match.player1_wins, match.player2_wins, match.draws)
         if any(new < old for new, old in zip(wanted, have, strict=True)):
             raise DomainError(
@@ -255,11 +284,6 @@ def enter_result(*, match: Match, player1_wins: int, player2_wins: int, draws: i
                     "(including games decided by penalties); the result must include them."
                 )
                 % {"first": have[0], "second": have[1], "draws": have[2]},
-            )
-        if sum(wanted) > tournament.best_of:
-            raise DomainError(
-                "too_many_games",
-                _("A match has at most %(count)s games.") % {"count": tournament.best_of},
             )
         if lifecycle.policy().has_waiting_game_loss(match):
             raise DomainError(
@@ -288,13 +312,13 @@ def correct_result(
     draws: int,
     reason: str,
     corrected_by: User,
-    lift_penalty_loss: bool = False,
 ) -> ResultCorrection:
     """Correct a finished match's result with a reason; the standings follow at once.
 
     The recorded games stay as they were played and the end of the match keeps its moment, so
-    stacking that fired then stands (docs/decisions.md). A match loss by penalty stays unless
-    ``lift_penalty_loss`` says it no longer stands (its record was revoked or amended).
+    stacking that fired then stands (docs/decisions.md). A correction never lifts or adds a loss
+    that a penalty in force decides (rules.md §4): while one does, the correction is refused; once
+    the head judge has revoked or lowered it, the correction lifts the match loss it left.
     """
     with transaction.atomic():
         match = _lock_match(match)
@@ -307,18 +331,24 @@ def correct_result(
                 "match_not_ended",
                 _("Only a finished match's result is corrected; record this one's games."),
             )
-        reason = reason.strip()
-        if not reason:
-            raise DomainError("reason_required", _("Write the reason for the correction."))
-        if min(player1_wins, player2_wins, draws) < 0:
-            raise DomainError("bad_result", _("Games cannot be negative."))
-        if player1_wins + player2_wins + draws > tournament.best_of:
-            raise DomainError(
-                "too_many_games",
-                _("A match has at most %(count)s games.") % {"count": tournament.best_of},
-            )
-        lost1 = match.player1_lost_by_penalty and not lift_penalty_loss
-        lost2 = match.player2_lost_by_penalty and not lift_penalty_loss
+        reason = bounded_text(
+            reason,
+            max_length=CORRECTION_REASON_MAX_LENGTH,
+            missing=DomainError("reason_required", _("Write the reason for the correction.")),
+            too_long=DomainError(
+                "reason_too_long",
+                _("Keep the reason under %(count)s characters.")
+                % {"count": CORRECTION_REASON_MAX_LENGTH},
+            ),
+        )
+        ensure_possible_result(tournament, player1_wins, player2_wins, draws)
+        # A loss a penalty in force decides is not the result's to change (rules.md §4): such a
+        # correction is refused and names the penalty; a loss whose penalty was revoked or
+        # lowered meanwhile is the correction's to lift.
+        losers = lifecycle.policy().losses_decided_by_penalties(
+            match, player1_wins=player1_wins, player2_wins=player2_wins, draws=draws
+        )
+        lost1, lost2 = match.player1_id in losers, match.player2_id in losers
         before = (
             match.player1_wins,
             match.player2_wins,

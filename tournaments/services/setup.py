@@ -20,6 +20,7 @@ from players import services as player_services
 from players.models import Player
 from tournaments import selectors
 from tournaments.models import (
+    BEST_OF,
     Level,
     Match,
     Registration,
@@ -117,8 +118,7 @@ def create_tournament(
     if uses_decklists is None:
         uses_decklists = decklists_default(level)
     ensure_decklists_at_highest(level=level, uses_decklists=uses_decklists)
-    if best_of < 1:
-        raise DomainError("bad_best_of", _("A match has at least one game."))
+    ensure_best_of(best_of)
     with transaction.atomic():
         tournament = Tournament.objects.create(
             name=name,
@@ -284,6 +284,8 @@ def update_tournament(*, tournament: Tournament, **fields: object) -> Tournament
                 "best_of_fixed",
                 _("The number of games in a match cannot change while a round is being played."),
             )
+        if "best_of" in fields:
+            ensure_best_of(fields["best_of"])
         for name, value in fields.items():
             setattr(tournament, name, value)
         ensure_decklists_at_highest(
@@ -292,6 +294,16 @@ def update_tournament(*, tournament: Tournament, **fields: object) -> Tournament
         tournament.full_clean(exclude=["slug"])
         tournament.save()
         return tournament
+
+
+def ensure_best_of(best_of: object) -> None:
+    """Best of 1, 3 or 5 games only (rules.md §9)."""
+    if best_of not in BEST_OF or isinstance(best_of, bool):
+        raise DomainError(
+            "bad_best_of",
+            _("A match is best of 1, 3 or 5 games."),
+            field="best_of",
+        )
 
 
 def _changes(tournament: Tournament, fields: dict[str, object], name: str) -> bool:
