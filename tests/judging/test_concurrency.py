@@ -89,8 +89,9 @@ def test_simultaneous_retries_with_one_client_key_record_once():
 
 
 def test_a_submits_lock_holds_the_two_players_and_nothing_else():
-    # Locking the tournament's row as well would queue every submit of the event behind one
-    # row, and deadlock with a round being published (which locks the tournament first).
+    # Locking the tournament's row for itself would queue every submit of the event behind one
+    # row: a submit shares it (tournaments.services.locks), so only a publish waits for it, and a
+    # change of the set-up or a registration does not (tests/tournaments/test_lock_order.py).
     from django.db import DatabaseError, transaction
 
     from judging.services.guards import lock_player
@@ -115,7 +116,9 @@ def test_a_submits_lock_holds_the_two_players_and_nothing_else():
     try:
         assert locked.wait(timeout=30)
         with transaction.atomic():
-            Tournament.objects.select_for_update(nowait=True).get(pk=desk.tournament.pk)
+            Tournament.objects.select_for_update(nowait=True, no_key=True).get(
+                pk=desk.tournament.pk
+            )
             Player.objects.select_for_update(nowait=True).get(pk=desk.players[0].player_id)
             Registration.objects.select_for_update(nowait=True).get(pk=desk.players[2].pk)
         for held in (desk.players[0], desk.players[1]):
