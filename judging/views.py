@@ -115,6 +115,7 @@ def log_infraction(request: DeskRequest, access: Access) -> HttpResponse:
                 deferred=False,
                 sub_item=letter,
                 issued_by=request.user,
+                issuer_roles=access.roles,
             )
         except DomainError as error:
             context["error"] = error.message
@@ -168,6 +169,7 @@ def preview(request: DeskRequest, access: Access) -> HttpResponse:
             issued_by=request.user,
             in_match=player.in_match,
             held=player.held,
+            issuer_roles=access.roles,
         )
     except DomainError as error:
         context["error"] = error.message
@@ -193,6 +195,7 @@ def issue(request: DeskRequest, access: Access) -> HttpResponse:
             note=form.cleaned_data["note"],
             issued_by=request.user,
             client_key=form.cleaned_data["client_key"],
+            issuer_roles=access.roles,
         )
     except DomainError as error:
         if error.code == "unknown_player":

@@ -1,5 +1,7 @@
 """Who may do what with a penalty (rules.md §4, §7), and the locks every write takes first."""
 
+from collections.abc import Collection
+
 from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 
@@ -46,8 +48,14 @@ def lock_player(registration: Registration) -> tuple[Registration, Match | None]
     return locked_[registration.pk], match
 
 
-def judge_role(tournament: Tournament, user: User) -> str:
-    role = tournament_selectors.judge_role(tournament=tournament, user=user)
+def judge_role(tournament: Tournament, user: User, roles: Collection[str] | None = None) -> str:
+    """The user's strongest judging role in the tournament, or a refusal. ``roles``: the user's
+    roles there as the caller read them in this request (``staff_view``); read here otherwise."""
+    role = (
+        tournament_selectors.judge_role(tournament=tournament, user=user)
+        if roles is None
+        else tournament_selectors.strongest_judging_role(roles)
+    )
     if role is None:
         raise DomainError("not_a_judge", _("Only a judge of this tournament may issue penalties."))
     return role
