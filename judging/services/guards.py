@@ -39,7 +39,8 @@ def lock_player(registration: Registration) -> tuple[Registration, Match | None]
     match = tournament_selectors.current_match(registration=locked_[registration.pk], bare=True)
     players = [pk for pk in (match.player1_id, match.player2_id) if pk] if match else []
     if not set(players) <= locked_.keys():
-        # A round was published between the lock's look-up of the opponent and the lock itself.
+        # Only with a second match in progress, which no round allows: no round is published
+        # while the lock is held (the tournament's shared lock, tournaments.services.locks).
         locked_ = tournament_services.lock_registrations(players)
         match = tournament_selectors.current_match(registration=locked_[registration.pk])
     elif match is not None:
