@@ -3,11 +3,11 @@
 Django reads the session and the user; the access check (``staff_view``) reads the tournament and
 the judge's roles and hands them to the view, which hands the roles to the service; a preview
 reads the player with whether they play now, then what they hold; the edition is found inside
-the infraction's query; a submit locks the player and the opponent in one statement (the player
-is not read before), after the tournament's shared lock on PostgreSQL (``tournaments.services
-.locks``), and reads the match and its games once under the lock; the player's penalties and a
-record made with the same form come in one read. Savepoints and PostgreSQL's NOTIFY are left out
-of the count."""
+the infraction's query; a submit reads whom the player plays, then locks the two by key in one
+statement (the player is not read before), after the tournament's shared lock on PostgreSQL
+(``tournaments.services.locks``), and reads the match and its games under the lock; the player's
+penalties and a record made with the same form come in one read. Savepoints and PostgreSQL's
+NOTIFY are left out of the count."""
 
 import re
 import uuid
@@ -37,7 +37,8 @@ def submit(*middle):
         *SIGNED_IN,
         "tournaments_staff",
         *shared_tournament_lock(),
-        "tournaments_registration",  # the player and the opponent, locked (not read before)
+        "tournaments_match",  # whom the player plays, if anyone
+        "tournaments_registration",  # the player and the opponent, locked by key
         "tournaments_match",  # the match and the games it has had, under the lock
         "judging_penaltyrecord",  # the penalties held, and a record made with this form
         "judging_infraction",

@@ -36,7 +36,7 @@ statements here lock nothing there.
 from collections.abc import Iterable
 
 from django.db import connection
-from django.db.models import Q, Subquery
+from django.db.models import Q
 from django.db.transaction import TransactionManagementError
 
 from tournaments.models import Match, Registration, Tournament
@@ -89,28 +89,29 @@ def lock_registrations(ids: Iterable[int]) -> dict[int, Registration]:
 
 
 def lock_player_and_opponent(registration_id: int, tournament_id: int) -> dict[int, Registration]:
-    """Lock the player and whoever plays them in a match in progress, in one statement and in
-    id order, after the tournament's shared lock; return the rows fresh. Nothing is locked for
-    a registration of another tournament.
+    """Lock the player and whoever plays them in a match in progress, in id order, after the
+    tournament's shared lock; return the rows fresh. Nothing is locked for a registration of
+    another tournament.
 
-    Under the tournament's shared lock no round can be published, so the opponent read here is
-    the one of the match in progress until the write commits.
+    The opponent is read before the lock, and the two rows are then locked by key. Under the
+    tournament's shared lock no round can be published meanwhile; a match that ends meanwhile
+    (its result entered under both players' locks) leaves the opponent locked for nothing, and
+    the caller reads the match again under the lock.
     """
     _share_tournaments("id = %s", [tournament_id])
-    # The newest match first, as ``current_match`` reads it.
-    in_play = Match.objects.filter(ended_at__isnull=True, player2__isnull=False).order_by(
-        "-round__number"
+    playing = (
+        Match.objects.filter(
+            Q(player1_id=registration_id) | Q(player2_id=registration_id),
+            ended_at__isnull=True,
+            player2__isnull=False,
+        )
+        .values_list("player1_id", "player2_id")
+        .first()
     )
-    # Each opponent is one scalar subquery (a player plays one match at a time), so the database
-    # finds the two rows by their key; "in (subquery)" would scan every registration instead.
+    wanted = sorted({registration_id, *(playing or ())})
     rows = (
         Registration.objects.select_for_update(of=("self",), no_key=True)
-        .filter(tournament_id=tournament_id)
-        .filter(
-            Q(pk=registration_id)
-            | Q(pk=Subquery(in_play.filter(player1_id=registration_id).values("player2_id")[:1]))
-            | Q(pk=Subquery(in_play.filter(player2_id=registration_id).values("player1_id")[:1]))
-        )
+        .filter(pk__in=wanted, tournament_id=tournament_id)
         .order_by("pk")
         .select_related("player", "tournament")
     )
