@@ -4,16 +4,15 @@ PostgreSQL only: SQLite has no row locks (its writers take the one write lock at
 the other), so there is nothing to deadlock there.
 """
 
-import threading
 import uuid
 
 import pytest
-from django.db import DatabaseError, connection, connections, transaction
+from django.db import DatabaseError, connection, transaction
 
 from judging import services
 from judging.models import PenaltyRecord
 from tests.factories import Desk, PlayerFactory
-from tests.judging.test_concurrency import at_once
+from tests.judging.test_concurrency import at_once, holding
 from tournaments import services as tournament_services
 from tournaments.models import Match, Registration, Round, Tournament
 
@@ -62,25 +61,6 @@ def test_publishing_rounds_while_judges_submit_never_fails():
     assert PenaltyRecord.objects.filter(tournament=desk.tournament).count() == ROUNDS * SUBMITS
     # Every round paired everyone: no submit left a player out of a round.
     assert Match.objects.filter(round__tournament=desk.tournament).count() == ROUNDS * PLAYERS // 2
-
-
-def holding(lock):
-    """Run ``lock`` in a transaction on another thread and keep it open until released."""
-    locked, release = threading.Event(), threading.Event()
-
-    def hold():
-        try:
-            with transaction.atomic():
-                lock()
-                locked.set()
-                release.wait(timeout=30)
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=hold)
-    thread.start()
-    assert locked.wait(timeout=30)
-    return release, thread
 
 
 def test_a_submit_under_way_holds_off_a_publish_but_not_the_set_up():
