@@ -79,8 +79,9 @@ def staff_view(
 ]:
     """Decorate a view taking ``(request, access, ...)``; the URL passes the tournament slug.
 
-    The roles are read here, once per request, and handed to the view in ``access``: a view
-    that calls a service with the signed-in user lets the service check the role it needs.
+    The roles are read here, once per request, and handed to the view in ``access``; a view
+    passes ``access.roles`` on to a service that checks the judge's role (``issuer_roles`` of
+    the penalty service), so the service need not read them again.
     """
 
     def decorator(
