@@ -349,7 +349,9 @@ def report(kind: str, r: dict[str, float]) -> None:
     submit, preview = (r[f"{name}_median"] / r["hello_median"] for name in ("submit", "preview"))
     # Two decimals: a ratio printed as 2.0x may be 2.04x, which misses a goal of 2x.
     print(
-        f"ratios to hello-world (median): submit {submit:.2f}x (goal 3x, {_verdict(submit, 3)}), "
+        # Issue 29's goal for the submit on plain Django (issue 12's was 3x, with the prepared
+        # queries and inserts since taken out); the preview's is issue 12's.
+        f"ratios to hello-world (median): submit {submit:.2f}x (goal 5x, {_verdict(submit, 5)}), "
         f"preview {preview:.2f}x (goal 2x, {_verdict(preview, 2)})"
     )
     print(

@@ -267,9 +267,7 @@ def submits_during_import(kind: str) -> dict[str, float]:
                     raise SystemExit(f"the import was not queued: HTTP {status}")
                 job = location.rsplit("=", 1)[1]
                 while True:
-                    status, body = organiser.request(
-                        "GET", f"/t/{event['slug']}/jobs/{job}/", **{"HX-Request": "true"}
-                    )
+                    status, body = organiser.request("GET", f"/t/{event['slug']}/jobs/{job}/")
                     if status != 200:
                         raise SystemExit(f"the job's page failed: HTTP {status}")
                     if b"hx-get" not in body:

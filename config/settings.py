@@ -133,11 +133,12 @@ else:
         "timeout": 20,
     }
     # The values travel apart from the SQL, and a statement run a few times on a connection is
-    # prepared there: the hot path's queries (core/prepared.py) keep their SQL word for word,
-    # so PostgreSQL plans each once per pooled connection instead of once per request (a third
-    # of each query's time). Django turns preparing off for external poolers such as PgBouncer;
-    # this pool is psycopg's own, inside the process, so a prepared statement stays on its
-    # connection. A migration that changes a table is run before the server starts (``serve``).
+    # prepared there: a queryset of the hot path compiles to the same SQL text on every request,
+    # so PostgreSQL plans each once per pooled connection instead of once per request. Both
+    # options are Django's own (its PostgreSQL notes: server-side binding, prepare_threshold).
+    # Preparing is off for external poolers such as PgBouncer; this pool is psycopg's own,
+    # inside the process, so a prepared statement stays on its connection. A migration that
+    # changes a table is run before the server starts (``serve``).
     DATABASES["default"]["OPTIONS"].update({"server_side_binding": True, "prepare_threshold": 5})
 
 
@@ -255,11 +256,12 @@ SECURE_CSP = {
 # tablet, or the right person elsewhere, can still sign in); every failure is logged by axes.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # Django's, reading the signed-in user through a prepared query (a session from before this
-    # backend, which names Django's, signs in once more).
-    "core.authentication.ModelBackend",
+    # A session signed in under the desk's former backend (core.authentication, removed when the
+    # request path went back to plain Django) names a backend no longer listed: Django signs it
+    # out, and the judge signs in once more.
+    "django.contrib.auth.backends.ModelBackend",
 ]
-# Django's database sessions, read through a prepared query (core/prepared.py).
+# Django's database sessions in the desk's own table (core/sessions.py says why).
 SESSION_ENGINE = "core.sessions"
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)

@@ -11,9 +11,9 @@ class Session(AbstractBaseSession):
     """A session as Django keeps it, with the key of the user it signs in (None before sign-in).
 
     The user's key is a copy of what the session's data says, written with the data on every save
-    (``core.sessions.SessionStore``), so that a staff page can read the session, the user and their
-    roles in one query (``tournaments.access.read_with_user``). Who is signed in is still decided
-    from the data, as Django does: the copy only lets the database join the rows.
+    (``core.sessions.SessionStore``, through Django's documented ``create_model_instance``), so
+    that the sessions of an account can be found in the database. Who is signed in is decided
+    from the data, as Django does; nothing on the request path reads the copy.
     """
 
     user = models.ForeignKey(

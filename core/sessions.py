@@ -1,30 +1,18 @@
-"""Sessions in the database, as Django keeps them, read through a prepared query.
+"""Django's database sessions in the desk's own table (``core.models.Session``), which keeps the
+signed-in user's key beside the data.
 
-Every page a judge opens reads the session first; Django's own store builds that query anew each
-time (see ``core.prepared``). The table is the desk's own (``core.models.Session``): Django's, with
-the signed-in user's key beside the data, so that a staff page can read the session together with
-the user and their roles (``tournaments.access.read_with_user``) and hand it over with ``prime``.
-Writing, expiry and sign-out are Django's. Enabled by ``SESSION_ENGINE = "core.sessions"``.
+Only Django's documented extension points are used: ``get_model_class`` names the table and
+``create_model_instance`` fills the extra column on every save (synchronous or not). Reading,
+writing, expiry and sign-out are Django's. Enabled by ``SESSION_ENGINE = "core.sessions"``.
 """
 
-import datetime
 from typing import Any
 
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
 from django.contrib.sessions.base_session import AbstractBaseSession
-from django.utils import timezone
 
 from core.models import Session
-from core.prepared import PreparedQuery
-
-_SESSION = PreparedQuery(
-    lambda key, now: Session.objects.filter(session_key=key, expire_date__gt=now).values_list(
-        "session_data", "expire_date"
-    )[:1],
-    key=str,
-    now=datetime.datetime,
-)
 
 
 class SessionStore(DatabaseSessionStore):
@@ -45,30 +33,6 @@ class SessionStore(DatabaseSessionStore):
             raise TypeError(f"not a row of the desk's session table: {session!r}")
         session.user_id = signed_in_user_pk(data.get(SESSION_KEY))
         return session
-
-    def _get_session_from_db(self) -> Session | None:
-        key = self.session_key
-        row = _SESSION.first(key=key, now=timezone.now()) if key is not None else None
-        if key is None or row is None:
-            self._session_key = None
-            return None
-        data, expire_date = row
-        return Session(session_key=key, session_data=data, expire_date=expire_date)
-
-    @property
-    def is_loaded(self) -> bool:
-        """Whether the session's data has been read (or made) in this request."""
-        return hasattr(self, "_session_cache")
-
-    def prime(self, session_data: str) -> None:
-        """Take the data of this session as another query read it (unexpired, by this key),
-        instead of reading the row again; decoded as a read of the row would decode it (data
-        that fails its signature reads as an empty session)."""
-        if self.is_loaded:
-            raise RuntimeError("the session was read already: priming it would drop changes")
-        # Private to Django's SessionBase: where a read of the row keeps the decoded data.
-        self._session_cache = self.decode(session_data)
-        self.accessed = True
 
 
 def signed_in_user_pk(value: object) -> int | None:

@@ -13,11 +13,9 @@ from django.db.models import (
 )
 from django.utils import timezone
 
-from core.prepared import Joined, PreparedQuery, concrete_fields, instance
 from floor.clock import Clock, read_clock
 from floor.models import CallStatus, JudgeCall, PublicPages, RoundClock, TimeExtension
-from players.models import Player
-from tournaments.models import Match, Registration, Round, Tournament
+from tournaments.models import Match, Round, Tournament
 from tournaments.selectors import latest_round
 
 
@@ -52,44 +50,25 @@ class RoundTime:
 def round_time(*, tournament: Tournament) -> RoundTime | None:
     """The latest round's clock (one query); a round whose clock was never started reads as
     not started, at the tournament's round length."""
-    row = _LATEST_ROUND_AND_CLOCK.first(tournament=tournament.pk)
-    if row is None:
+    round_ = (
+        Round.objects.filter(tournament=tournament)
+        .select_related("clock")
+        .order_by("-number")
+        .first()
+    )
+    if round_ is None:
         return None
-    round_, clock = _ROUND_AND_CLOCK.instances(row)
     now = timezone.now()
-    if clock is None:  # a round never started has no clock row
+    try:
+        clock = round_.clock
+    except RoundClock.DoesNotExist:  # a round never started has no clock row
         clock = RoundClock(round=round_, minutes=tournament.round_minutes)
     return RoundTime(round=round_, clock=read(clock, now), now=now)
 
 
-# Every page of the floor, the players' pages included, reads these (core/prepared.py says why
-# they are prepared: hundreds of phones a minute share the server with the judges' submits).
-_ROUND_AND_CLOCK = Joined(("", Round), ("clock", RoundClock))
-_LATEST_ROUND_AND_CLOCK = PreparedQuery(
-    lambda tournament: (
-        Round.objects.filter(tournament_id=tournament)
-        .order_by("-number")
-        .values_list(*_ROUND_AND_CLOCK.names)[:1]
-    ),
-    tournament=int,
-)
-
-
 def extra_minutes(*, match: Match) -> int:
-    row = _EXTRA_MINUTES.first(match=match.pk)
-    return (row[0] or 0) if row is not None else 0
-
-
-_EXTRA_MINUTES = PreparedQuery(
-    lambda match: (
-        TimeExtension.objects.filter(match_id=match)
-        .order_by()
-        .values("match_id")
-        .annotate(total=Sum("minutes"))
-        .values_list("total")
-    ),
-    match=int,
-)
+    extra = TimeExtension.objects.filter(match=match).aggregate(total=Sum("minutes"))["total"]
+    return extra or 0
 
 
 def match_at_table(*, tournament: Tournament, table: int, lock: bool = False) -> Match | None:
@@ -97,45 +76,18 @@ def match_at_table(*, tournament: Tournament, table: int, lock: bool = False) ->
     round_ = latest_round(tournament=tournament)
     if round_ is None:
         return None
+    matches = Match.objects.filter(round=round_, table=table, player2__isnull=False)
     if not lock:
-        row = _MATCH_AT_TABLE.first(round=round_.pk, table=table)
-        if row is None:
-            return None
-        match = _match_with_players(row)
-        match.round = round_
+        match = matches.select_related("player1__player", "player2__player").order_by("id").first()
+        if match is not None:
+            match.round = round_
         return match
     return (
-        Match.objects.filter(round=round_, table=table, player2__isnull=False)
-        .select_for_update(of=("self",))
+        # The match's row only, and no key change: a record naming the match need not wait.
+        matches.select_for_update(of=("self",), no_key=True)
         .select_related("round", "player1__player", "player2__player")
         .first()
     )
-
-
-_MATCH_AND_PLAYERS = Joined(
-    ("", Match),
-    ("player1", Registration),
-    ("player1__player", Player),
-    ("player2", Registration),
-    ("player2__player", Player),
-)
-_MATCH_AT_TABLE = PreparedQuery(
-    lambda round, table: (
-        Match.objects.filter(round_id=round, table=table, player2__isnull=False)
-        .order_by("id")
-        .values_list(*_MATCH_AND_PLAYERS.names)[:1]
-    ),
-    round=int,
-    table=int,
-)
-
-
-def _match_with_players(row: tuple[object, ...]) -> Match:
-    """A ``_MATCH_AND_PLAYERS`` row as the match with both players and their names."""
-    match, first, first_player, second, second_player = _MATCH_AND_PLAYERS.instances(row)
-    first.player, second.player = first_player, second_player
-    match.player1, match.player2 = first, second
-    return match
 
 
 def last_finished_round(*, tournament: Tournament) -> int | None:
@@ -167,14 +119,15 @@ def table_rows(
 ) -> list[TableRow]:
     """The round's tables (byes left out) with their extensions, in table order: two queries
     (one when no table has extra time, as on most clock changes)."""
+    tables = Match.objects.filter(round=round_, player2__isnull=False)
     if extended_only:
-        matches = [_match_with_players(row) for row in _EXTENDED_TABLES.rows(round_=round_.pk)]
-    else:
-        matches = list(
-            Match.objects.filter(round=round_, player2__isnull=False)
-            .select_related("player1__player", "player2__player")
-            .order_by(F("table").asc(nulls_last=True), "id")
+        # A test of existence rather than a join: the join repeats a match per extension.
+        tables = tables.filter(Exists(TimeExtension.objects.filter(match=OuterRef("pk"))))
+    matches = list(
+        tables.select_related("player1__player", "player2__player").order_by(
+            F("table").asc(nulls_last=True), "id"
         )
+    )
     given: dict[int, list[TimeExtension]] = {match.pk: [] for match in matches}
     if given:
         extensions = TimeExtension.objects.filter(match_id__in=given).order_by("given_at", "id")
@@ -186,20 +139,6 @@ def table_rows(
         ends = clock.table_end(extra) if clock is not None and extra else None
         rows.append(TableRow(match=match, extensions=given[match.pk], extra=extra, ends_at=ends))
     return rows
-
-
-# Every open clock page runs it at every clock change (core/prepared.py says why it is
-# prepared). A test of existence rather than a join: the join repeats a match per extension and
-# then needs DISTINCT over every column of the match and its players.
-_EXTENDED_TABLES = PreparedQuery(
-    lambda round_: (
-        Match.objects.filter(round_id=round_, player2__isnull=False)
-        .filter(Exists(TimeExtension.objects.filter(match=OuterRef("pk"))))
-        .order_by(F("table").asc(nulls_last=True), "id")
-        .values_list(*_MATCH_AND_PLAYERS.names)
-    ),
-    round_=int,
-)
 
 
 def open_calls(*, tournament: Tournament, escalated_only: bool = False) -> list[JudgeCall]:
@@ -219,21 +158,12 @@ def call_of(*, tournament: Tournament, call_id: int) -> JudgeCall | None:
 
 
 def open_call_at(*, tournament: Tournament, table: int) -> JudgeCall | None:
-    row = _OPEN_CALL_AT.first(tournament=tournament.pk, table=table)
-    return instance(JudgeCall, _CALL_FIELDS, row) if row is not None else None
-
-
-_CALL_FIELDS = concrete_fields(JudgeCall)
-_OPEN_CALL_AT = PreparedQuery(
-    lambda tournament, table: (
-        JudgeCall.objects.filter(tournament_id=tournament, table=table)
+    return (
+        JudgeCall.objects.filter(tournament=tournament, table=table)
         .exclude(status=CallStatus.RESOLVED)
         .order_by("created_at", "id")
-        .values_list(*_CALL_FIELDS)[:1]
-    ),
-    tournament=int,
-    table=int,
-)
+        .first()
+    )
 
 
 @dataclass(frozen=True)
@@ -253,7 +183,12 @@ def public_pairings(*, round_: Round, query: str = "") -> list[PairingLine]:
 
     lines = []
     # Only the lines the search keeps are made: a phone's search reads 600 names at 300 tables.
-    for table, first, second in _PAIRINGS.rows(round=round_.pk):
+    rows = (
+        Match.objects.filter(round=round_)
+        .order_by("table", "id")
+        .values_list("table", "player1__player__name", "player2__player__name")
+    )
+    for table, first, second in rows:
         if wanted(first):
             lines.append(PairingLine(first, table, second))
         if second is not None and wanted(second):
@@ -261,36 +196,10 @@ def public_pairings(*, round_: Round, query: str = "") -> list[PairingLine]:
     return sorted(lines, key=lambda line: line.name.casefold())
 
 
-_PAIRINGS = PreparedQuery(
-    lambda round: (
-        Match.objects.filter(round_id=round)
-        .order_by("table", "id")
-        .values_list("table", "player1__player__name", "player2__player__name")
-    ),
-    round=int,
-)
-
-
 def pages_by_token(token: str) -> PublicPages | None:
     if not token or len(token) > 40:
         return None
-    row = _PAGES_BY_TOKEN.first(token=token)
-    if row is None:
-        return None
-    pages, tournament = _PAGES_AND_TOURNAMENT.instances(row)
-    pages.tournament = tournament
-    return pages
-
-
-_PAGES_AND_TOURNAMENT = Joined(("", PublicPages), ("tournament", Tournament))
-_PAGES_BY_TOKEN = PreparedQuery(
-    lambda token: (
-        PublicPages.objects.filter(token=token)
-        .order_by("pk")
-        .values_list(*_PAGES_AND_TOURNAMENT.names)[:1]
-    ),
-    token=str,
-)
+    return PublicPages.objects.filter(token=token).select_related("tournament").first()
 
 
 def public_pages(*, tournament: Tournament) -> PublicPages | None:

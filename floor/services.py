@@ -124,7 +124,8 @@ def extend_time(
     """Give a table extra minutes (a deck check, a long ruling); once per client key."""
     with transaction.atomic():
         match = (
-            Match.objects.select_for_update(of=("self",))
+            # No key change: a record naming the match need not wait (tournaments.services.locks).
+            Match.objects.select_for_update(of=("self",), no_key=True)
             .select_related("round__tournament")
             .get(pk=match.pk)
         )

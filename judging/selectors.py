@@ -6,7 +6,6 @@ from django.contrib.auth.models import User
 from django.db.models import (
     Exists,
     F,
-    FilteredRelation,
     IntegerField,
     OuterRef,
     Q,
@@ -18,7 +17,6 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
-from core.prepared import PreparedQuery, concrete_fields, instance
 from judging import stacking
 from judging.models import (
     Availability,
@@ -76,38 +74,18 @@ def available_infractions(*, tournament: Tournament) -> list[Infraction]:
     return sorted(infractions, key=lambda infraction: infraction.sort_key)
 
 
-_INFRACTION_FIELDS = concrete_fields(Infraction)
-# Every preview and submit runs it (core/prepared.py says why it is prepared).
-_ISSUABLE = PreparedQuery(
-    lambda tournament, code: (
-        Infraction.objects.filter(
-            edition_id=Coalesce(
-                Subquery(
-                    TournamentGuideline.objects.filter(tournament_id=tournament).values(
-                        "edition_id"
-                    )[:1]
-                ),
-                Subquery(
-                    GuidelineEdition.objects.filter(slug=SHIPPED_EDITION_SLUG).values("id")[:1]
-                ),
-            ),
-            code=code,
-        )
-        .order_by()
-        .values_list(*_INFRACTION_FIELDS)[:1]
-    ),
-    tournament=int,
-    code=str,
-)
-
-
 def issuable_infraction(*, tournament: Tournament, code: str) -> Infraction:
     """The infraction with that code, if a judge may issue it here; otherwise a clear refusal.
 
     One query: the edition is found inside it (a tournament's edition changes when its first
     infraction is added, so it is not kept between requests)."""
-    row = _ISSUABLE.first(tournament=tournament.pk, code=code.strip())
-    infraction = instance(Infraction, _INFRACTION_FIELDS, row) if row is not None else None
+    edition = Coalesce(
+        Subquery(
+            TournamentGuideline.objects.filter(tournament=tournament).values("edition_id")[:1]
+        ),
+        Subquery(GuidelineEdition.objects.filter(slug=SHIPPED_EDITION_SLUG).values("id")[:1]),
+    )
+    infraction = Infraction.objects.filter(edition_id=edition, code=code.strip()).first()
     if infraction is None:
         raise DomainError(
             "unknown_infraction",
@@ -131,22 +109,35 @@ class PlayerForRuling:
 
 
 def player_for_ruling(*, tournament: Tournament, pk: int) -> PlayerForRuling | None:
-    """The tournament's registration of that id, with what a ruling needs of it, in one query;
-    None when the tournament has no such registration. The preview runs it on every change of
-    the form: one row per penalty held (or one row of the player alone), each the player's
-    columns, a penalty's columns (empty for none) and whether they play."""
-    rows = _PLAYER_FOR_RULING.rows(pk=pk, tournament=tournament.pk)
-    if not rows:
+    """The tournament's registration of that id, with what a ruling needs of it; None when the
+    tournament has no such registration. The preview runs it on every change of the form: two
+    queries, the player with whether they play, and the penalties they hold."""
+    registration = (
+        Registration.objects.filter(pk=pk, tournament=tournament)
+        .select_related("player")
+        .annotate(in_match=Exists(tournament_selectors.matches_in_play(OuterRef("pk"))))
+        .first()
+    )
+    if registration is None:
         return None
-    width = len(tournament_selectors.REGISTRATION_AND_PLAYER.names)
-    registration, player = tournament_selectors.REGISTRATION_AND_PLAYER.instances(rows[0][:width])
-    registration.player, registration.tournament = player, tournament
-    held = [row[width:-1] for row in rows]
+    registration.tournament = tournament
     return PlayerForRuling(
         registration=registration,
-        in_match=bool(rows[0][-1]),
-        held=tuple(held_penalty(*columns) for columns in held if columns[0] is not None),
+        in_match=registration.in_match,
+        held=tuple(penalties_held(registration=registration)),
     )
+
+
+def penalties_held(*, registration: Registration) -> list[stacking.HeldPenalty]:
+    """The player's penalties in force in this tournament, oldest first, as stacking sees them
+    (one query of the columns stacking reads)."""
+    held = (
+        PenaltyRecord.objects.in_force()
+        .filter(registration=registration)
+        .order_by("id")
+        .values_list(*HELD_COLUMNS)
+    )
+    return [held_penalty(*columns) for columns in held]
 
 
 def held_penalty(
@@ -164,26 +155,6 @@ def held_penalty(
 
 # The columns of a penalty held that stacking reads (``held_penalty``), from a record's own row.
 HELD_COLUMNS = ("id", "rank", "reason", "round__number", "stacked_into_id")
-_PLAYER_FOR_RULING = PreparedQuery(
-    lambda pk, tournament: (
-        Registration.objects.filter(pk=pk, tournament_id=tournament)
-        .annotate(
-            in_match=Exists(tournament_selectors.matches_in_play(OuterRef("pk"))),
-            held=FilteredRelation(
-                "penalty_records", condition=Q(penalty_records__status=RecordStatus.IN_FORCE)
-            ),
-        )
-        .order_by("held__id")
-        .values_list(
-            *tournament_selectors.REGISTRATION_AND_PLAYER.names,
-            *(f"held__{column}" for column in HELD_COLUMNS),
-            # An annotation comes after the columns of the models in a values_list.
-            "in_match",
-        )
-    ),
-    pk=int,
-    tournament=int,
-)
 
 
 # What ``PenaltyRecord.state`` reads beyond the record's own row (a served game's number, a served

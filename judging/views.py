@@ -122,6 +122,7 @@ def log_infraction(request: DeskRequest, access: Access) -> HttpResponse:
                 deferred=False,
                 sub_item=letter,
                 issued_by=request.user,
+                issuer_roles=access.roles,
             )
         except DomainError as error:
             context["error"] = error.message
@@ -181,6 +182,7 @@ def preview(request: DeskRequest, access: Access) -> HttpResponse:
             issued_by=request.user,
             in_match=player.in_match,
             held=player.held,
+            issuer_roles=access.roles,
         )
     except DomainError as error:
         context["error"] = error.message
@@ -218,6 +220,7 @@ def issue(request: DeskRequest, access: Access) -> HttpResponse:
             issued_by=request.user,
             client_key=form.cleaned_data["client_key"],
             confirm_second=form.cleaned_data["confirm_second"],
+            issuer_roles=access.roles,
         )
     except services.SecondPenaltyUnconfirmed as second:
         # Not a line in the preview: the form again, stopped, naming the first record, with a

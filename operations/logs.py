@@ -11,6 +11,10 @@ from datetime import datetime
 
 NO_REQUEST = "-"
 
+# The one ContextVar the desk keeps (the project's rule allows no other): a log record made deep in
+# Django, a library or a service carries no request, and the logging filter below has no other way
+# to learn which request it belongs to. It only labels log lines; no code reads it to decide
+# anything, and it carries nothing of the request's data but this id.
 _request_id: ContextVar[str] = ContextVar("request_id", default=NO_REQUEST)
 
 

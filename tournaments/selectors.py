@@ -1,9 +1,6 @@
 """Reads about tournaments, their staff, rounds and matches."""
 
-import datetime
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
@@ -19,9 +16,7 @@ from django.db.models import (
     Subquery,
 )
 from django.db.models.functions import Coalesce
-from django.utils import timezone
 
-from core.prepared import Joined, PreparedQuery, concrete_fields, instance
 from players.models import Player, search_text
 from tournaments.models import (
     Game,
@@ -38,11 +33,6 @@ from tournaments.models import (
 )
 from tournaments.standings import MatchResult, Standing, compute_standings
 
-# The roles the access check of the request being served read: (tournament id, user id, roles).
-_checked_roles: ContextVar[tuple[int, int, frozenset[str]] | None] = ContextVar(
-    "checked_roles", default=None
-)
-
 
 def staff_roles(*, tournament: Tournament, user: User | AnonymousUser) -> set[str]:
     if not user.is_authenticated:
@@ -53,87 +43,28 @@ def staff_roles(*, tournament: Tournament, user: User | AnonymousUser) -> set[st
 
 
 def staff_access(*, slug: str, user: User | AnonymousUser) -> tuple[Tournament | None, set[str]]:
-    """The tournament of that slug and the user's roles in it, in one query; no tournament when
-    it does not exist or the user is not on its staff (the two look the same from outside)."""
+    """The tournament of that slug and the user's roles in it, in one query (a row per role);
+    no tournament when it does not exist or the user is not on its staff (the two look the same
+    from outside)."""
     if not user.is_authenticated:
         return None, set()
-    read = staff_access_with_user(slug=slug, user_id=user.pk)
-    return (read.tournament, read.roles) if read is not None else (None, set())
-
-
-@dataclass(frozen=True)
-class StaffRead:
-    """A tournament, a member of its staff and their roles in it, read together."""
-
-    tournament: Tournament
-    user: User
-    roles: set[str]
-
-
-def staff_access_with_user(*, slug: str, user_id: int) -> StaffRead | None:
-    """``staff_access`` for a user known by id, read with the user's own row; None when the
-    tournament does not exist, the user does not, or the user is not on its staff."""
-    rows = _STAFF_ACCESS.rows(slug=slug, user=user_id)
+    rows = list(
+        Staff.objects.filter(tournament__slug=slug, user=user)
+        .select_related("tournament")
+        .order_by("role")
+    )
     if not rows:
-        return None
-    tournament, user = _STAFF_TOURNAMENT_AND_USER.instances(rows[0][1:])
-    return StaffRead(tournament=tournament, user=user, roles={row[0] for row in rows})
-
-
-# Every request of the staff runs these (core/prepared.py says why they are prepared).
-_STAFF_TOURNAMENT_AND_USER = Joined(("tournament", Tournament), ("user", User))
-_STAFF_ACCESS = PreparedQuery(
-    lambda slug, user: Staff.objects.filter(tournament__slug=slug, user_id=user).values_list(
-        "role", *_STAFF_TOURNAMENT_AND_USER.names
-    ),
-    slug=str,
-    user=int,
-)
-
-
-def session_with_staff(*, key: str, slug: str) -> tuple[str, StaffRead] | None:
-    """The data of the unexpired session of that key, with the user its row names and their
-    roles in the tournament of that slug, in one query; None when there is no such session or
-    its user is not on that tournament's staff (the caller then reads them apart)."""
-    rows = _SESSION_WITH_STAFF.rows(key=key, now=timezone.now(), slug=slug)
-    if not rows:
-        return None
-    tournament, user = _STAFF_TOURNAMENT_AND_USER.instances(rows[0][2:])
-    staff = StaffRead(tournament=tournament, user=user, roles={row[1] for row in rows})
-    return rows[0][0], staff
-
-
-# Every request of the staff runs it (core/prepared.py says why it is prepared): a row per role.
-_SESSION_WITH_STAFF = PreparedQuery(
-    lambda key, now, slug: Staff.objects.filter(
-        tournament__slug=slug,
-        user__sessions__session_key=key,
-        user__sessions__expire_date__gt=now,
-    ).values_list("user__sessions__session_data", "role", *_STAFF_TOURNAMENT_AND_USER.names),
-    key=str,
-    now=datetime.datetime,
-    slug=str,
-)
-
-
-@contextmanager
-def roles_checked(*, tournament: Tournament, user: User, roles: frozenset[str]) -> Iterator[None]:
-    """While one request is served, the roles its access check read answer ``judge_role``, so a
-    service's own check of the judge does not read them again."""
-    token = _checked_roles.set((tournament.pk, user.pk, roles))
-    try:
-        yield
-    finally:
-        _checked_roles.reset(token)
+        return None, set()
+    return rows[0].tournament, {row.role for row in rows}
 
 
 def judge_role(*, tournament: Tournament, user: User | AnonymousUser) -> str | None:
     """The strongest judging role the user holds in the tournament, if any."""
-    checked = _checked_roles.get()
-    if checked is not None and checked[:2] == (tournament.pk, user.pk):
-        roles: set[str] = set(checked[2])
-    else:
-        roles = staff_roles(tournament=tournament, user=user)
+    return strongest_judging_role(staff_roles(tournament=tournament, user=user))
+
+
+def strongest_judging_role(roles: Collection[str]) -> str | None:
+    """The strongest judging role among these roles of one user, if any."""
     for role in (StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE):
         if role in roles:
             return role
@@ -162,41 +93,22 @@ def registry_search(*, tournament: Tournament, query: str, limit: int = 20) -> l
 
 
 def latest_round(*, tournament: Tournament) -> Round | None:
-    row = _LATEST_ROUND.first(tournament=tournament.pk)
-    return instance(Round, ROUND_FIELDS, row) if row is not None else None
-
-
-ROUND_FIELDS = concrete_fields(Round)
-# Every player's page and many staff pages run it (core/prepared.py says why it is prepared).
-_LATEST_ROUND = PreparedQuery(
-    lambda tournament: (
-        Round.objects.filter(tournament_id=tournament)
-        .order_by("-number")
-        .values_list(*ROUND_FIELDS)[:1]
-    ),
-    tournament=int,
-)
+    return Round.objects.filter(tournament=tournament).order_by("-number").first()
 
 
 def current_match(*, registration: Registration, bare: bool = False) -> Match | None:
-    """The player's match that has not ended (a bye is not a match and never counts), with the
-    number of its games recorded so far (``games_recorded``); ``bare`` reads the match and its
-    round without the players (the caller has them)."""
-    if bare:
-        row = _BARE_CURRENT_MATCH.first(registration=registration.pk)
-        if row is None:
-            return None
-        *fields, games_recorded = row
-        match, round_ = _MATCH_AND_ROUND.instances(fields)
-        match.round, match.games_recorded = round_, games_recorded
-        return match
-    match = (
+    """The player's match that has not ended (a bye is not a match and never counts), with its
+    round and the number of its games recorded so far (``games_recorded``); ``bare`` reads the
+    match and its round without the players (the caller has them)."""
+    matches = (
         matches_in_play(registration.pk)
         .annotate(game_count=_games_recorded())
-        .select_related("round", "player1__player", "player2__player")
+        .select_related("round")
         .order_by("-round__number")
-        .first()
     )
+    if not bare:
+        matches = matches.select_related("player1__player", "player2__player")
+    match = matches.first()
     if match is not None:
         match.games_recorded = match.game_count
     return match
@@ -214,22 +126,9 @@ def _games_recorded() -> Coalesce:
     return Coalesce(Subquery(games), 0)
 
 
-_MATCH_AND_ROUND = Joined(("", Match), ("round", Round))
-# Every submit runs it, under the player's lock (core/prepared.py says why it is prepared).
-_BARE_CURRENT_MATCH = PreparedQuery(
-    lambda registration: (
-        matches_in_play(registration)
-        .annotate(game_count=_games_recorded())
-        .order_by("-round__number")
-        .values_list(*_MATCH_AND_ROUND.names, "game_count")[:1]
-    ),
-    registration=int,
-)
-
-
 def plays_a_match(*, registration: Registration) -> bool:
     """Whether the player has a match in progress (``current_match`` without reading it)."""
-    return _PLAYS_A_MATCH.first(registration=registration.pk) is not None
+    return matches_in_play(registration.pk).exists()
 
 
 def matches_in_play(registration: int | OuterRef) -> MatchQuerySet:
@@ -237,42 +136,14 @@ def matches_in_play(registration: int | OuterRef) -> MatchQuerySet:
     return Match.objects.of(registration).in_progress().filter(player2__isnull=False)
 
 
-_PLAYS_A_MATCH = PreparedQuery(
-    lambda registration: matches_in_play(registration).order_by().values_list("id")[:1],
-    registration=int,
-)
-# A registration with its player and its tournament, as one row of a values_list.
-REGISTRATION_ROW = Joined(("", Registration), ("player", Player), ("tournament", Tournament))
-
-
-def registration_from_row(row: Sequence[object]) -> Registration:
-    """The registration, its player and its tournament of a ``REGISTRATION_ROW``."""
-    registration, player, tournament = REGISTRATION_ROW.instances(row)
-    registration.player, registration.tournament = player, tournament
-    return registration
-
-
-# A registration with its player, as one row of a values_list.
-REGISTRATION_AND_PLAYER = Joined(("", Registration), ("player", Player))
-_REGISTRATION_WITH_PLAYER = PreparedQuery(
-    lambda pk, tournament: (
-        Registration.objects.filter(pk=pk, tournament_id=tournament)
-        .order_by()
-        .values_list(*REGISTRATION_AND_PLAYER.names)
-    ),
-    pk=int,
-    tournament=int,
-)
-
-
 def registration_in(*, tournament: Tournament, pk: int) -> Registration | None:
     """The tournament's registration of that id with its player, the tournament set from the one
     given (the caller has it); None when the tournament has no such registration."""
-    row = _REGISTRATION_WITH_PLAYER.first(pk=pk, tournament=tournament.pk)
-    if row is None:
-        return None
-    registration, player = REGISTRATION_AND_PLAYER.instances(row)
-    registration.player, registration.tournament = player, tournament
+    registration = (
+        Registration.objects.filter(pk=pk, tournament=tournament).select_related("player").first()
+    )
+    if registration is not None:
+        registration.tournament = tournament
     return registration
 
 

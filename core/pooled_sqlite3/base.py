@@ -67,7 +67,14 @@ class DatabaseWrapper(base.DatabaseWrapper):
                 pass
         return super().get_new_connection(conn_params)
 
-    def _close(self) -> None:
+    def close(self) -> None:
+        """Django's ``close``, except that a connection with nothing left open goes back to the
+        pool instead of being closed.
+
+        Only public parts of the wrapper are used: the raw connection is taken off the wrapper
+        (``connection``) and Django's own ``close`` then finds nothing to close, so it only resets
+        the wrapper's state for the next connection, as it does after closing one.
+        """
         raw = self.connection
         if (
             raw is None
@@ -76,13 +83,17 @@ class DatabaseWrapper(base.DatabaseWrapper):
             # Closed inside ``atomic``, Django keeps the connection on this wrapper until the
             # block ends; pooled, another thread could take it meanwhile. It is closed instead.
             or self.in_atomic_block
+            or self.is_in_memory_db()
         ):
-            super()._close()  # type: ignore[misc]
+            super().close()
             return
+        self.validate_thread_sharing()
         with self.wrap_database_errors:
             if raw.in_transaction:
                 raw.rollback()
+        self.connection = None
+        super().close()
         try:
             self._pool().put_nowait(raw)
         except queue.Full:
-            super()._close()  # type: ignore[misc]
+            raw.close()

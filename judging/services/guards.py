@@ -1,5 +1,7 @@
 """Who may do what with a penalty (rules.md §4, §7), and the locks every write takes first."""
 
+from collections.abc import Collection
+
 from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
 
@@ -38,7 +40,8 @@ def lock_player(registration: Registration) -> tuple[Registration, Match | None]
     match = tournament_selectors.current_match(registration=locked_[registration.pk], bare=True)
     players = [pk for pk in (match.player1_id, match.player2_id) if pk] if match else []
     if not set(players) <= locked_.keys():
-        # A round was published between the lock's look-up of the opponent and the lock itself.
+        # Only with a second match in progress, which no round allows: no round is published
+        # while the lock is held (the tournament's shared lock, tournaments.services.locks).
         locked_ = tournament_services.lock_registrations(players)
         match = tournament_selectors.current_match(registration=locked_[registration.pk])
     elif match is not None:
@@ -47,8 +50,14 @@ def lock_player(registration: Registration) -> tuple[Registration, Match | None]
     return locked_[registration.pk], match
 
 
-def judge_role(tournament: Tournament, user: User) -> str:
-    role = tournament_selectors.judge_role(tournament=tournament, user=user)
+def judge_role(tournament: Tournament, user: User, roles: Collection[str] | None = None) -> str:
+    """The user's strongest judging role in the tournament, or a refusal. ``roles``: the user's
+    roles there as the caller read them in this request (``staff_view``); read here otherwise."""
+    role = (
+        tournament_selectors.judge_role(tournament=tournament, user=user)
+        if roles is None
+        else tournament_selectors.strongest_judging_role(roles)
+    )
     if role is None:
         raise DomainError("not_a_judge", _("Only a judge of this tournament may issue penalties."))
     return role

@@ -5,11 +5,10 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 
-from core.prepared import PreparedInsert, PreparedQuery
 from judging import live, stacking
 from judging.models import PenaltyChange, PenaltyRecord
 from judging.penalties import Rank
-from judging.selectors import HELD_COLUMNS, held_penalty
+from judging.selectors import penalties_held
 from tournaments.models import Registration
 
 
@@ -20,10 +19,6 @@ class PenaltyOutcome:
     created: bool = True
     # Later records that were repeats of, or stacked from, a changed record (rules.md §6).
     dependents: list[PenaltyRecord] = field(default_factory=list)
-
-
-# Every write of a record appends to its history (core/prepared.py says why it is prepared).
-_NEW_CHANGE = PreparedInsert(PenaltyChange)
 
 
 def log(
@@ -37,7 +32,7 @@ def log(
 ) -> PenaltyChange:
     """Append a history entry that leads from the given state to the record's current one,
     and announce it to the tournament's open pages once the transaction commits."""
-    change = _NEW_CHANGE.create(
+    change = PenaltyChange.objects.create(
         record=record,
         kind=kind,
         author=author,
@@ -77,20 +72,7 @@ def dependents_of(record: PenaltyRecord) -> list[PenaltyRecord]:
 
 def held_penalties(registration: Registration) -> list[stacking.HeldPenalty]:
     """The player's penalties in force in this tournament, oldest first, as stacking sees them."""
-    return [held_penalty(*row) for row in _HELD.rows(registration=registration.pk)]
-
-
-# A ruling runs it unless its caller read the penalties with the player (core/prepared.py says
-# why it is prepared).
-_HELD = PreparedQuery(
-    lambda registration: (
-        PenaltyRecord.objects.in_force()
-        .filter(registration_id=registration)
-        .order_by("id")
-        .values_list(*HELD_COLUMNS)
-    ),
-    registration=int,
-)
+    return penalties_held(registration=registration)
 
 
 def held_from(records: Iterable[PenaltyRecord]) -> list[stacking.HeldPenalty]:

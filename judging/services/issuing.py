@@ -2,7 +2,7 @@
 
 import datetime
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -12,7 +12,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
-from core.prepared import Joined, PreparedInsert, PreparedQuery
 from judging import stacking
 from judging.models import ChangeKind, Infraction, PenaltyRecord, RecordStatus
 from judging.penalties import Moment, Rank
@@ -26,7 +25,7 @@ from judging.services.guards import (
 )
 from judging.services.history import PenaltyOutcome, held_from, held_penalties, log
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Registration, Round, StaffRole
+from tournaments.models import Registration, StaffRole
 
 NEEDS_HEAD_JUDGE = {Rank.DISQUALIFICATION, Rank.DISQUALIFICATION_WITHOUT_PRIZE}
 
@@ -90,6 +89,7 @@ def issue_penalty(
     note: str = "",
     client_key: uuid.UUID | None = None,
     confirm_second: bool = False,
+    issuer_roles: Collection[str] | None = None,
 ) -> PenaltyOutcome:
     """Record an infraction and apply the penalty it becomes.
 
@@ -97,6 +97,8 @@ def issue_penalty(
     record it made. The same infraction for the same player by the same judge within
     ``SECOND_PENALTY_WINDOW`` under another key is refused with ``SecondPenaltyUnconfirmed``
     unless ``confirm_second`` says the judge saw the first and means a second one.
+    ``issuer_roles``: the judge's roles in the tournament as the caller's access check read them
+    (``staff_view``); read otherwise.
     """
     try:
         with transaction.atomic():
@@ -110,6 +112,7 @@ def issue_penalty(
                 note=note,
                 client_key=client_key,
                 confirm_second=confirm_second,
+                issuer_roles=issuer_roles,
             )
     except IntegrityError:
         # Two requests with one client key raced past the check on different rows: the first
@@ -133,13 +136,15 @@ def preview_penalty(
     sub_item: str = "",
     in_match: bool | None = None,
     held: Sequence[stacking.HeldPenalty] | None = None,
+    issuer_roles: Collection[str] | None = None,
 ) -> Ruling:
     """The ruling the judge would get if they submitted now; writes nothing, locks nothing.
 
     The same checks and rules as ``issue_penalty`` run, so the preview and the record agree unless
     another judge records something for the player in between. ``in_match`` (whether the player
     has a match in progress) and ``held`` (the penalties they hold) are read here unless the
-    caller read them with the player (``judging.selectors.player_for_ruling``).
+    caller read them with the player (``judging.selectors.player_for_ruling``); so are
+    ``issuer_roles``, unless the caller's access check read them (``staff_view``).
     """
     if not (
         Registration.tournament.is_cached(registration)
@@ -161,6 +166,7 @@ def preview_penalty(
         sub_item=sub_item,
         issued_by=issued_by,
         held=held,
+        issuer_roles=issuer_roles,
     )
 
 
@@ -185,6 +191,7 @@ def _issue(
     note: str,
     client_key: uuid.UUID | None,
     confirm_second: bool,
+    issuer_roles: Collection[str] | None,
 ) -> PenaltyOutcome:
     registration, match = lock_player(registration)
     tournament = registration.tournament
@@ -214,6 +221,7 @@ def _issue(
             for row in rows
             if row.registration_id == registration.pk and row.status == RecordStatus.IN_FORCE
         ),
+        issuer_roles=issuer_roles,
     )
     infraction, decision, needs_head_judge = (
         ruling.infraction,
@@ -224,7 +232,7 @@ def _issue(
         first = _recent_same(rows, registration=registration, code=infraction.code, judge=issued_by)
         if first is not None:
             raise SecondPenaltyUnconfirmed(first)
-    record = _NEW_RECORD.create(
+    record = PenaltyRecord.objects.create(
         tournament=tournament,
         registration=registration,
         infraction=infraction,
@@ -260,48 +268,20 @@ def _issue(
     return PenaltyOutcome(record=record)
 
 
-# Every submit runs these, under the player's lock (core/prepared.py says why they are prepared).
-_NEW_RECORD = PreparedInsert(PenaltyRecord)
-_RECORD_ROW = Joined(("", PenaltyRecord), ("round", Round))
-# The player's standing records (those in force are the penalties held; those awaiting the head
-# judge are read too, for ``_recent_same``), and a record made with this form.
-_HELD_OR_KEYED = PreparedQuery(
-    lambda registration, tournament, client_key: (
+def _records_held_or_keyed(
+    registration: int, tournament: int, client_key: uuid.UUID
+) -> list[PenaltyRecord]:
+    """The player's standing records (those in force are the penalties held; those awaiting the
+    head judge are read too, for ``_recent_same``) and a record made with this form's key, in one
+    query."""
+    return list(
         PenaltyRecord.objects.filter(
             Q(registration_id=registration, status__in=_STANDING)
             | Q(tournament_id=tournament, client_key=client_key)
         )
+        .select_related("round")
         .order_by("id")
-        .values_list(*_RECORD_ROW.names)
-    ),
-    registration=int,
-    tournament=int,
-    client_key=uuid.UUID,
-)
-_HELD_RECORDS = PreparedQuery(
-    lambda registration: (
-        PenaltyRecord.objects.filter(registration_id=registration, status__in=_STANDING)
-        .order_by("id")
-        .values_list(*_RECORD_ROW.names)
-    ),
-    registration=int,
-)
-
-
-def _record_from_row(row: tuple[object, ...]) -> PenaltyRecord:
-    """A record with its round (None when it has none) from a ``_RECORD_ROW``."""
-    record, round_ = _RECORD_ROW.instances(row)
-    record.round = round_
-    return record
-
-
-def _records_held_or_keyed(
-    registration: int, tournament: int, client_key: uuid.UUID
-) -> list[PenaltyRecord]:
-    rows = _HELD_OR_KEYED.rows(
-        registration=registration, tournament=tournament, client_key=client_key
     )
-    return [_record_from_row(row) for row in rows]
 
 
 def _recent_same(
@@ -327,7 +307,12 @@ def _recent_same(
 
 
 def _records_held(registration: int) -> list[PenaltyRecord]:
-    return [_record_from_row(row) for row in _HELD_RECORDS.rows(registration=registration)]
+    """The player's standing records, as ``_records_held_or_keyed`` reads them, without a key."""
+    return list(
+        PenaltyRecord.objects.filter(registration_id=registration, status__in=_STANDING)
+        .select_related("round")
+        .order_by("id")
+    )
 
 
 def _rule(
@@ -340,10 +325,12 @@ def _rule(
     sub_item: str,
     issued_by: User,
     held: Sequence[stacking.HeldPenalty] | None = None,
+    issuer_roles: Collection[str] | None = None,
 ) -> Ruling:
-    """``held``: the player's penalties in force when the caller has read them already."""
+    """``held``: the player's penalties in force when the caller has read them already;
+    ``issuer_roles``: the judge's roles, likewise."""
     tournament = registration.tournament
-    role = judge_role(tournament, issued_by)
+    role = judge_role(tournament, issued_by, issuer_roles)
     ensure_accepts_penalties(registration)
     infraction = issuable_infraction(tournament=tournament, code=infraction_code)
     base = infraction.base_penalty(tournament.level)

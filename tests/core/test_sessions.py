@@ -32,21 +32,6 @@ def test_a_session_of_no_one_names_no_user(db):
     assert Session.objects.get(session_key=store.session_key).user_id is None
 
 
-def test_a_primed_session_reads_and_saves_as_a_loaded_one(desk):
-    key, data = saved_session(desk.floor)
-
-    primed = SessionStore(key)
-    assert not primed.is_loaded
-    primed.prime(data)
-    assert primed.is_loaded
-    assert primed[SESSION_KEY] == str(desk.floor.pk)
-    primed[SESSION_KEY] = str(desk.head.pk)
-    primed.save()
-
-    assert SessionStore(key).load()[SESSION_KEY] == str(desk.head.pk)
-    assert Session.objects.get(session_key=key).user_id == desk.head.pk
-
-
 @pytest.mark.parametrize(
     ("value", "key"),
     [
@@ -73,37 +58,6 @@ def test_an_expired_session_signs_in_no_one(client, desk):
     response = client.get(reverse("judging:judge-home", args=[desk.tournament.slug]))
 
     assert response.status_code == 302 and reverse("login") in response["Location"]
-
-
-def saved_session(user):
-    """A session that signs the user in, saved: its key and its data as the row holds it."""
-    store = SessionStore()
-    store[SESSION_KEY] = str(user.pk)
-    store.save()
-    return store.session_key, Session.objects.get(session_key=store.session_key).session_data
-
-
-def test_a_session_is_primed_once_and_then_saves_as_any_other(desk):
-    key, data = saved_session(desk.floor)
-
-    primed = SessionStore(key)
-    primed.prime(data)
-    assert primed.accessed
-    with pytest.raises(RuntimeError):
-        primed.prime(data)
-    primed.cycle_key()
-    assert Session.objects.get(session_key=primed.session_key).user_id == desk.floor.pk
-    primed.flush()
-    assert not Session.objects.exists()
-
-
-def test_tampered_data_primes_an_empty_session(desk):
-    key, data = saved_session(desk.floor)
-
-    primed = SessionStore(key)
-    primed.prime(data[:-2] + ("A" if data[-2] != "A" else "B") + data[-1])
-
-    assert SESSION_KEY not in primed
 
 
 def test_a_session_saved_from_async_code_names_its_user_too(desk):

@@ -5,7 +5,7 @@ import threading
 import uuid
 
 import pytest
-from django.db import connection, connections
+from django.db import connection, connections, transaction
 
 from core.errors import DomainError
 from judging import services
@@ -39,6 +39,26 @@ def at_once(count, action):
     for thread in threads:
         thread.join(timeout=60)
     return results
+
+
+def holding(lock):
+    """Run ``lock`` in a transaction on another thread and keep it open until released; return
+    the release event and the thread."""
+    locked, release = threading.Event(), threading.Event()
+
+    def hold():
+        try:
+            with transaction.atomic():
+                lock()
+                locked.set()
+                release.wait(timeout=30)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    assert locked.wait(timeout=30)
+    return release, thread
 
 
 def test_simultaneous_repeats_escalate_as_a_serial_order_would():
@@ -90,9 +110,10 @@ def test_simultaneous_retries_with_one_client_key_record_once():
 
 
 def test_a_submits_lock_holds_the_two_players_and_nothing_else():
-    # Locking the tournament's row as well would queue every submit of the event behind one
-    # row, and deadlock with a round being published (which locks the tournament first).
-    from django.db import DatabaseError, transaction
+    # Locking the tournament's row for itself would queue every submit of the event behind one
+    # row: a submit shares it (tournaments.services.locks), so only a publish waits for it, and a
+    # change of the set-up or a registration does not (tests/tournaments/test_lock_order.py).
+    from django.db import DatabaseError
 
     from judging.services.guards import lock_player
     from players.models import Player
@@ -100,23 +121,12 @@ def test_a_submits_lock_holds_the_two_players_and_nothing_else():
 
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
-    locked, release = threading.Event(), threading.Event()
-
-    def hold():
-        try:
-            with transaction.atomic():
-                lock_player(desk.players[0])
-                locked.set()
-                release.wait(timeout=30)
-        finally:
-            connections.close_all()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
+    release, holder = holding(lambda: lock_player(desk.players[0]))
     try:
-        assert locked.wait(timeout=30)
         with transaction.atomic():
-            Tournament.objects.select_for_update(nowait=True).get(pk=desk.tournament.pk)
+            Tournament.objects.select_for_update(nowait=True, no_key=True).get(
+                pk=desk.tournament.pk
+            )
             Player.objects.select_for_update(nowait=True).get(pk=desk.players[0].player_id)
             Registration.objects.select_for_update(nowait=True).get(pk=desk.players[2].pk)
         for held in (desk.players[0], desk.players[1]):

@@ -1,12 +1,13 @@
 """The judges' hot path reads each thing once: the queries of a preview and of a submit, pinned.
 
-The session, the user, the tournament and the judge's roles are read in one query (the access
-check) and handed to the session, the sign-in check and the service; a preview reads the player
-with whether they play now and what they hold; the edition is found inside the infraction's
-query; a submit locks the player and the opponent in one statement (the player is not read
-before) and reads the match and its games once under the lock; the player's penalties and a
-record made with the same form come in one read. Savepoints and PostgreSQL's NOTIFY are left out
-of the count, so the same numbers hold on both databases."""
+Django reads the session and the user; the access check (``staff_view``) reads the tournament and
+the judge's roles and hands them to the view, which hands the roles to the service; a preview
+reads the player with whether they play now, then what they hold; the edition is found inside
+the infraction's query; a submit reads whom the player plays, then locks the two by key in one
+statement (the player is not read before), after the tournament's shared lock on PostgreSQL
+(``tournaments.services.locks``), and reads the match and its games under the lock; the player's
+penalties and a record made with the same form come in one read. Savepoints and PostgreSQL's
+NOTIFY are left out of the count."""
 
 import re
 import uuid
@@ -19,21 +20,37 @@ from django.urls import reverse
 from judging.models import PenaltyRecord
 from tests.factories import Desk, crowd
 
+# Django's, before the view: the session, then the user it signs in.
+SIGNED_IN = ["core_session", "auth_user"]
 PREVIEW = [
-    "tournaments_staff",  # the session, the user, the tournament and the judge's roles (access)
-    # The player, with their name, whether they play now and the penalties they hold.
-    "tournaments_registration",
+    *SIGNED_IN,
+    "tournaments_staff",  # the tournament and the judge's roles (the access check)
+    "tournaments_registration",  # the player, with their name and whether they play now
+    "judging_penaltyrecord",  # the penalties they hold
     "judging_infraction",  # the infraction, in the tournament's edition
 ]
-SUBMIT = [
-    "tournaments_staff",
-    "tournaments_registration",  # the player and the opponent, locked (not read before)
-    "tournaments_match",  # the match and the games it has had, under the lock
-    "judging_penaltyrecord",  # the penalties held, and a record made with this form
-    "judging_infraction",
-    "judging_penaltyrecord",  # the record
-    "judging_penaltychange",  # its history entry
-]
+
+
+def submit(*middle):
+    """A submit's queries, ``middle`` read between the infraction and the record written."""
+    return [
+        *SIGNED_IN,
+        "tournaments_staff",
+        *shared_tournament_lock(),
+        "tournaments_match",  # whom the player plays, if anyone
+        "tournaments_registration",  # the player and the opponent, locked by key
+        "tournaments_match",  # the match and the games it has had, under the lock
+        "judging_penaltyrecord",  # the penalties held, and a record made with this form
+        "judging_infraction",
+        *middle,
+        "judging_penaltyrecord",  # the record
+        "judging_penaltychange",  # its history entry
+    ]
+
+
+def shared_tournament_lock():
+    """PostgreSQL's FOR KEY SHARE on the tournament before the players; SQLite locks no rows."""
+    return ["tournaments_tournament"] if connection.vendor == "postgresql" else []
 
 
 def tables(queries):
@@ -100,7 +117,7 @@ def test_a_preview_reads_each_thing_once(client, events):
 
 def test_a_submit_reads_each_thing_once(client, events):
     for desk in events:
-        assert measure(client, desk, "issue", form(desk, 0)) == SUBMIT
+        assert measure(client, desk, "issue", form(desk, 0)) == submit()
 
 
 def test_a_submit_between_matches_reads_the_round_instead_of_the_game(client, db):
@@ -109,18 +126,8 @@ def test_a_submit_between_matches_reads_the_round_instead_of_the_game(client, db
 
     queries = measure(client, desk, "issue", form(desk, 2, moment="between_matches"))
 
-    assert (
-        queries
-        == [
-            *SUBMIT[:1],
-            "tournaments_registration",  # the player alone: no match in progress
-            "tournaments_match",
-            "judging_penaltyrecord",
-            "judging_infraction",
-            "tournaments_round",  # the latest round
-            *SUBMIT[-2:],
-        ]
-    )
+    # The player alone is locked (no match in progress); the latest round is read instead.
+    assert queries == submit("tournaments_round")
 
 
 def test_a_retry_with_the_same_form_reads_and_writes_nothing_more(client, desk):
@@ -130,5 +137,5 @@ def test_a_retry_with_the_same_form_reads_and_writes_nothing_more(client, desk):
 
     queries = measure(client, desk, "issue", data)
 
-    assert queries == SUBMIT[:4]
+    assert queries == submit()[:-3]
     assert PenaltyRecord.objects.count() == 1

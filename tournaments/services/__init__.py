@@ -1,7 +1,13 @@
 """Writes for tournaments (the only ones): ``setup`` (the tournament, staff, players, its end) and
-``play`` (rounds, pairings, games, results, the end of matches). Callers use this package:
+``play`` (rounds, pairings, games, results, the end of matches), and ``locks`` (the one lock order
+of every write on a round and its players). Callers use this package:
 ``from tournaments import services``."""
 
+from tournaments.services.locks import (
+    lock_player_and_opponent,
+    lock_registrations,
+    lock_tournament,
+)
 from tournaments.services.play import (
     add_game,
     close_match,
@@ -12,7 +18,6 @@ from tournaments.services.play import (
     end_match_by_penalty,
     enter_result,
     finish_match,
-    lock_registrations,
     pair_round,
     publish_draft,
     record_game,
@@ -27,7 +32,6 @@ from tournaments.services.setup import (
     create_tournament,
     drop_player,
     finish_tournament,
-    lock_player_and_opponent,
     register_new_player,
     register_player,
     register_players,
@@ -55,6 +59,7 @@ __all__ = [
     "finish_tournament",
     "lock_player_and_opponent",
     "lock_registrations",
+    "lock_tournament",
     "pair_round",
     "publish_draft",
     "record_game",

@@ -31,7 +31,8 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.services.setup import ensure_not_finished, ensure_round_over, lock_registrations
+from tournaments.services.locks import lock_registrations, lock_tournament
+from tournaments.services.setup import ensure_not_finished, ensure_round_over
 
 # The longest reason a correction keeps (its form allows as much).
 CORRECTION_REASON_MAX_LENGTH = 1000
@@ -45,7 +46,9 @@ def pair_round(
     Pending penalty losses are served as the matches are created (rules.md §6).
     """
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        # Exclusive: the judges' writes under way end first, and new ones wait for the round
+        # (tournaments.services.locks says the order).
+        tournament = lock_tournament(tournament.pk, exclusive=True)
         if tournament.status == TournamentStatus.FINISHED:
             raise DomainError("tournament_finished", _("The tournament has finished."))
         if not pairings:
@@ -394,7 +397,7 @@ def draft_next_round(*, tournament: Tournament, seed: int | None = None) -> Roun
     from tournaments.pairing import Entrant, PairingImpossible, pair_swiss
 
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament = lock_tournament(tournament.pk)
         _ensure_next_round_possible(tournament)
         number = (tournament.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
         opponents: dict[int, set[int]] = {}
@@ -466,6 +469,8 @@ def swap_in_draft(*, tournament: Tournament, first: int, second: int) -> RoundDr
 def publish_draft(*, tournament: Tournament) -> Round:
     """Start the drafted round: matches are created and pending losses served."""
     with transaction.atomic():
+        # The tournament before its draft, as drafting takes them (tournaments.services.locks).
+        lock_tournament(tournament.pk, exclusive=True)
         draft = RoundDraft.objects.select_for_update().filter(tournament=tournament).first()
         if draft is None:
             raise DomainError("no_draft", _("There are no draft pairings to publish."))

@@ -4,18 +4,16 @@ Keyword-only, atomic, coded errors (``DomainError``) before anything is written.
 """
 
 import datetime
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
-from core.prepared import PreparedQuery
 from players import services as player_services
 from players.models import Player
 from tournaments import selectors
@@ -33,68 +31,10 @@ from tournaments.models import (
     decklists_required,
 )
 from tournaments.permissions import make_organiser
+from tournaments.services.locks import lock_registrations, lock_tournament
 
 # A new account's password: Django's MinimumLengthValidator default, which the settings use.
 MIN_PASSWORD_LENGTH = 8
-
-
-def lock_registrations(ids: Iterable[int]) -> dict[int, Registration]:
-    """Lock the rows in a fixed order and return them fresh."""
-    rows = (
-        # Only the registrations: the tournament and the players are read with them, and locking
-        # them too would queue every submit of the event behind one row (and deadlock with a
-        # round being published, which locks the tournament first).
-        Registration.objects.select_for_update(of=("self",))
-        .filter(pk__in=sorted(set(ids)))
-        .order_by("pk")
-        .select_related("player", "tournament")
-    )
-    return {row.pk: row for row in rows}
-
-
-def lock_player_and_opponent(registration_id: int, tournament_id: int) -> dict[int, Registration]:
-    """Lock the player and whoever plays them in a match in progress, in one statement and in
-    the same order as ``lock_registrations``; return the rows fresh. Nothing is locked for a
-    registration of another tournament."""
-    return {
-        registration.pk: registration
-        for registration in map(
-            selectors.registration_from_row,
-            _LOCK_PLAYER_AND_OPPONENT.rows(registration=registration_id, tournament=tournament_id),
-        )
-    }
-
-
-def _lock_player_and_opponent(
-    registration: int, tournament: int
-) -> QuerySet[Registration, tuple[object, ...]]:
-    # The newest match first, as ``current_match`` reads it.
-    in_play = Match.objects.filter(ended_at__isnull=True, player2__isnull=False).order_by(
-        "-round__number"
-    )
-    # Each opponent is one scalar subquery (a player plays one match at a time), so the database
-    # finds the two rows by their key; "in (subquery)" would scan every registration instead.
-    # Should a second match in progress ever exist, ``lock_player`` sees its player unlocked and
-    # locks again (after the player, out of the key order: a deadlock there is possible, but
-    # only with a match that cannot exist, since a round begins when every match has ended).
-    return (
-        # Only the registrations (see ``lock_registrations``).
-        Registration.objects.select_for_update(of=("self",))
-        .filter(tournament_id=tournament)
-        .filter(
-            Q(pk=registration)
-            | Q(pk=Subquery(in_play.filter(player1_id=registration).values("player2_id")[:1]))
-            | Q(pk=Subquery(in_play.filter(player2_id=registration).values("player1_id")[:1]))
-        )
-        .order_by("pk")
-        .values_list(*selectors.REGISTRATION_ROW.names)
-    )
-
-
-# Every submit runs it (core/prepared.py says why it is prepared).
-_LOCK_PLAYER_AND_OPPONENT = PreparedQuery(
-    _lock_player_and_opponent, registration=int, tournament=int
-)
 
 
 def create_tournament(
@@ -238,9 +178,10 @@ def register_players(*, tournament: Tournament, players: Sequence[Player]) -> li
     3,000 is one insert); a suspended membership is refused with its reason and end date.
 
     The tournament's row is locked, so a registration and the end of the tournament (or another
-    registration of the same player) cannot cross."""
+    registration of the same player) cannot cross; not exclusively, so the judges' writes go on
+    meanwhile (``tournaments.services.locks``)."""
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament = lock_tournament(tournament.pk)
         ensure_not_finished(tournament)
         player_services.ensure_none_suspended(players=players, day=timezone.localdate())
         keys = [player.pk for player in players]
@@ -265,7 +206,7 @@ def register_players(*, tournament: Tournament, players: Sequence[Player]) -> li
 def update_tournament(*, tournament: Tournament, **fields: object) -> Tournament:
     """Change the set-up; the level is fixed once play has started (rules.md §1)."""
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        tournament = lock_tournament(tournament.pk)
         ensure_not_finished(tournament)
         played = tournament.rounds.exists()
         if played and _changes(tournament, fields, "level"):
@@ -336,7 +277,8 @@ def drop_player(*, registration: Registration) -> Registration:
 
 def finish_tournament(*, tournament: Tournament) -> Tournament:
     with transaction.atomic():
-        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        # Exclusive: a judge's write under way ends first, and none starts in a finished event.
+        tournament = lock_tournament(tournament.pk, exclusive=True)
         ensure_not_finished(tournament)
         ensure_round_over(tournament)
         tournament.status = TournamentStatus.FINISHED
