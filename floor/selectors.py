@@ -214,6 +214,13 @@ def open_calls(*, tournament: Tournament, escalated_only: bool = False) -> list[
     )
 
 
+def open_call_count(*, tournament: Tournament) -> int:
+    """How many calls are waiting for a judge or with one (not resolved): the staff's badge."""
+    return (
+        JudgeCall.objects.filter(tournament=tournament).exclude(status=CallStatus.RESOLVED).count()
+    )
+
+
 def call_of(*, tournament: Tournament, call_id: int) -> JudgeCall | None:
     return JudgeCall.objects.filter(tournament=tournament, pk=call_id).first()
 

@@ -3,6 +3,8 @@ import uuid
 
 from django import template
 
+from judging import live
+
 register = template.Library()
 
 
@@ -41,3 +43,11 @@ def uuid_key() -> str:
 def slip_players(first: object, second: object) -> list[object]:
     """The two players of a slip, in table order."""
     return [first, second]
+
+
+@register.simple_tag(takes_context=True)
+def streams_available(context: template.Context) -> bool:
+    """Whether this page can hold the live event stream (an ASGI server); without one the live
+    parts of the page poll."""
+    request = context.get("request")
+    return request is not None and live.streams_available(request)

@@ -9,6 +9,7 @@ from django.urls import reverse
 from floor import qr, services
 from floor.models import CallStatus, JudgeCall, PublicPages, RoundClock, TimeExtension
 from tests.factories import Desk, UserFactory, crowd
+from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -61,8 +62,8 @@ def test_the_clock_buttons_follow_its_state(paired):
     client.post(url("clock-pause", paired))
     page = client.get(url("home", paired)).content.decode()
     assert url("clock-resume", paired) in page and 'data-status="paused"' in page
-    response = client.post(url("clock-end", paired), {"next": "projector"})
-    assert response.url == url("projector", paired)
+    response = client.post(url("clock-end", paired))
+    assert response.url == url("home", paired)  # the projector has no buttons to come back to
     page = client.get(url("projector", paired)).content.decode()
     assert 'data-status="time_called"' in page
 
@@ -276,3 +277,61 @@ def test_the_floor_page_reads_the_same_queries_for_1_and_3_tables(
             assert client.get(url("home", desk)).status_code == 200
         counts.append(len(captured))
     assert counts[0] == counts[1]
+
+
+def test_the_calls_badge_counts_the_open_calls_on_every_staff_page(paired):
+    nav = signed_in(paired.floor).get(reverse("judging:judge-home", args=[paired.tournament.slug]))
+    assert url("calls-badge", paired) in nav.content.decode()
+    # Without an event stream (a test client, runserver) the badge polls.
+    assert "every 5s" in nav.content.decode()
+    for user in (paired.floor, paired.head, paired.organiser):
+        assert signed_in(user).get(url("calls-badge", paired)).content.decode().strip() == ""
+    services.call_judge(tournament=paired.tournament, table=1, caller="a")
+    call = services.call_judge(tournament=paired.tournament, table=2, caller="b")
+    badge = signed_in(paired.organiser).get(url("calls-badge", paired)).content.decode()
+    assert 'data-count="2"' in badge and "Вызовы судьи" in badge
+    assert url("home", paired) + "#judge-calls" in badge
+    services.resolve_call(call=call, judge=paired.floor)
+    badge = signed_in(paired.floor).get(url("calls-badge", paired)).content.decode()
+    assert 'data-count="1"' in badge
+    assert Client().get(url("calls-badge", paired)).status_code == 302
+
+
+def test_the_projector_shows_no_staff_chrome_and_no_control(paired):
+    services.start_clock(tournament=paired.tournament)
+    for user in (paired.head, paired.organiser, paired.floor):
+        page = signed_in(user).get(url("projector", paired)).content.decode()
+        assert 'data-status="running"' in page
+        assert user.username not in page
+        for absent in ("Выйти", "Пауза", "Завершить тур сейчас", "<form", "<button", "topbar"):
+            assert absent not in page, absent
+        assert 'class="subnav"' not in page
+
+
+def test_the_projector_rotates_the_pairings_by_name_and_the_published_standings(paired):
+    players = [registration.player.name for registration in paired.players[:4]]
+    page = signed_in(paired.head).get(url("projector", paired), {"seconds": "5"}).content.decode()
+    assert 'data-rotation data-seconds="5"' in page
+    assert page.count('class="rotation-panel"') == 1  # four names on one page, no standings
+    for name in players:
+        assert name in page
+    assert "Турнирная таблица" not in page  # not published: the hall sees what players see
+
+    tournament_services.enter_result(match=paired.match_of(0), player1_wins=2, player2_wins=0)
+    tournament_services.enter_result(match=paired.match_of(2), player1_wins=2, player2_wins=1)
+    services.publish_standings(tournament=paired.tournament)
+    fragment = signed_in(paired.head).get(
+        url("projector", paired),
+        {"fragment": "projector-rotation", "seconds": "5"},
+        headers={"HX-Request": "true"},
+    )
+    body = fragment.content.decode()
+    assert 'id="projector-rotation"' in body and "<h1" not in body
+    assert body.count('class="rotation-panel"') == 2
+    assert "Турнирная таблица после тура 1" in body
+
+
+def test_a_bad_projector_query_is_refused_with_a_message(paired):
+    response = signed_in(paired.head).get(url("projector", paired), {"seconds": "1"})
+    assert response.status_code == 400
+    assert "от 3 до 120 секунд" in response.content.decode()
