@@ -44,9 +44,14 @@ class FloorQuery(forms.Form):
 
     fragment = forms.ChoiceField(
         required=False,
-        choices=[(name, name) for name in ("", "judge-calls", "floor-tables", "table-row")],
+        choices=[
+            (name, name)
+            for name in ("", "judge-calls", "floor-tables", "table-row", "floor-glance")
+        ],
     )
     extend = IdField(required=False)
+    # The round at a glance shows only the tables still playing.
+    playing = forms.BooleanField(required=False)
     row = IdField(required=False)
 
 

@@ -35,18 +35,33 @@ QUICK_MINUTES = {
 }
 
 
+# The legend of the round at a glance, in the order a head judge scans it.
+GLANCE_ORDER = (
+    selectors.TableState.CALL,
+    selectors.TableState.DECK_CHECK,
+    selectors.TableState.EXTRA_TIME,
+    selectors.TableState.PLAYING,
+    selectors.TableState.FINISHED,
+)
+
+
 def _floor_context(
-    request: DeskRequest, access: Access, *, extend: int | None = None
+    request: DeskRequest, access: Access, *, extend: int | None = None, playing: bool = False
 ) -> dict[str, object]:
     tournament = access.tournament
     time = selectors.round_time(tournament=tournament)
+    tables = selectors.table_rows(round_=time.round, clock=time.clock) if time else []
+    tiles = selectors.glance(round_=time.round, rows=tables) if time else []
     return {
         "access": access,
         "tournament": tournament,
         "floor_url": reverse("floor:home", args=[tournament.slug]),
         "extend": extend,
         "time": time,
-        "tables": selectors.table_rows(round_=time.round, clock=time.clock) if time else [],
+        "tables": tables,
+        "tiles": [tile for tile in tiles if tile.still_playing] if playing else tiles,
+        "legend": [(state, sum(tile.state == state for tile in tiles)) for state in GLANCE_ORDER],
+        "playing_only": playing,
         "calls": selectors.open_calls(tournament=tournament) if access.is_judge else [],
         "quick": [(reason, label, QUICK_MINUTES[reason]) for reason, label in _reasons()],
         "reasons": ExtensionReason.choices,
@@ -72,7 +87,7 @@ def floor_home(request: DeskRequest, access: Access) -> HttpResponse:
     """
     query = parse_query(request, FloorQuery).cleaned_data
     extend = query["extend"]
-    context = _floor_context(request, access, extend=extend)
+    context = _floor_context(request, access, extend=extend, playing=query["playing"])
     fragment = query["fragment"]
     if request.htmx and fragment == "table-row":
         wanted = extend or query["row"]
@@ -81,7 +96,7 @@ def floor_home(request: DeskRequest, access: Access) -> HttpResponse:
         if row is None:
             raise Http404
         return render(request, "floor/floor.html#table-row", {**context, "row": row})
-    if request.htmx and fragment in ("judge-calls", "floor-tables"):
+    if request.htmx and fragment in ("judge-calls", "floor-tables", "floor-glance"):
         return render(request, f"floor/floor.html#{fragment}", context)
     return render(request, "floor/floor.html", context)
 

@@ -10,6 +10,8 @@ from uuid import uuid4
 import pytest
 from playwright.sync_api import expect
 
+from decks import services as deck_services
+from decks.models import DeckCheckPick
 from floor import services as floor_services
 from tests.browser.conftest import TABLET
 from tests.factories import Desk
@@ -132,3 +134,53 @@ def test_the_staff_role_must_be_chosen_for_every_person_added(live_server, brows
     expect(page.locator("#staff-list tbody")).to_contain_text("judge-a")
     expect(page.get_by_label("Роль:", exact=True)).to_have_value("")
     assert desk.tournament.staff.get(user__username="judge-a").role == "floor_judge"
+
+
+def test_the_head_judge_sees_the_round_at_a_glance_live(asgi_server, browser, screenshot):
+    desk = Desk.create(players=8, uses_decklists=False)
+    desk.pair((0, 1), (2, 3), (4, 5), (6, 7))
+    floor_services.start_clock(tournament=desk.tournament)
+    tournament_services.enter_result(match=desk.match_of(0), player1_wins=2, player2_wins=1)
+    floor_services.extend_time(
+        match=desk.match_of(2), minutes=5, reason="ruling", given_by=desk.floor, client_key=uuid4()
+    )
+    deck_services.pick_tables(tournament=desk.tournament, by=desk.head, count=1, seed=1)
+    checked = DeckCheckPick.objects.get().tables[0]
+    slug = desk.tournament.slug
+    head = signed_in(browser, asgi_server, desk.head.username)
+    head.goto(f"{asgi_server}/t/{slug}/floor/")
+    glance = head.locator("#floor-glance")
+
+    def tile(table):
+        return glance.locator(".glance-tile", has=head.locator("strong", has_text=str(table)))
+
+    expect(glance.locator(".glance-tile")).to_have_count(4)
+    expect(tile(1)).to_contain_text("завершён")
+    expect(tile(2)).to_contain_text("доп. время +5")
+    if checked not in (1, 2):
+        expect(tile(checked)).to_contain_text("проверка колоды")
+    colours = {
+        table: tile(table).locator("a").evaluate("a => getComputedStyle(a).backgroundColor")
+        for table in (1, 2)
+    }
+    assert colours[1] != colours[2]
+
+    # A player at table 4 calls a judge: the tile turns red within a second or two, no reload.
+    token = floor_services.ensure_public_pages(tournament=desk.tournament).token
+    player = browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU").new_page()
+    player.goto(f"{asgi_server}/p/{token}/tables/4/")
+    player.get_by_role("button", name="Вызвать судью").click()
+    expect(tile(4)).to_contain_text("вызов судьи", timeout=2000)
+    assert (
+        tile(4).locator("a").evaluate("a => getComputedStyle(a).backgroundColor")
+        == "rgb(176, 0, 32)"
+    )
+    screenshot(head, "floor-at-a-glance")
+
+    # Only the tables still playing: table 1 (finished) leaves the grid.
+    glance.get_by_role("link", name="Только играющие столы").click()
+    expect(glance.locator(".glance-tile")).to_have_count(3)
+    expect(tile(1)).to_have_count(0)
+    assert head.url.endswith("?playing=on")
+    head.reload()
+    expect(head.locator("#floor-glance .glance-tile")).to_have_count(3)

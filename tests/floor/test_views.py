@@ -1,11 +1,16 @@
 """The staff's floor screens: roles, fragments, refusals with a message, query counts."""
 
+import re
 import uuid
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from decks import services as deck_services
+from decks.models import DeckCheckPick
 from floor import qr, services
 from floor.models import CallStatus, JudgeCall, PublicPages, RoundClock, TimeExtension
 from tests.factories import Desk, UserFactory, crowd
@@ -335,3 +340,70 @@ def test_a_bad_projector_query_is_refused_with_a_message(paired):
     response = signed_in(paired.head).get(url("projector", paired), {"seconds": "1"})
     assert response.status_code == 400
     assert "от 3 до 120 секунд" in response.content.decode()
+
+
+def glance_states(client, desk, **query):
+    response = client.get(
+        url("home", desk), {"fragment": "floor-glance", **query}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.lstrip().startswith('<section id="floor-glance"')
+    return dict(
+        (int(table), state)
+        for state, table in re.findall(r'data-state="([a-z-]+)">\s*<a [^>]*><strong>(\d+)', body)
+    )
+
+
+def test_the_round_at_a_glance_colours_every_table_by_its_state(db):
+    desk = Desk.create(players=10, uses_decklists=False)
+    desk.pair((0, 1), (2, 3), (4, 5), (6, 7), (8, 9))
+    services.start_clock(tournament=desk.tournament)
+    tournament_services.enter_result(match=desk.match_of(2), player1_wins=2, player2_wins=0)
+    services.extend_time(
+        match=desk.match_of(4),
+        minutes=3,
+        reason="ruling",
+        given_by=desk.floor,
+        client_key=uuid.uuid4(),
+    )
+    services.call_judge(tournament=desk.tournament, table=4, caller="x")
+    deck_services.pick_tables(tournament=desk.tournament, by=desk.head, count=5, seed=7)
+    picked = set(DeckCheckPick.objects.get().tables)
+    client = signed_in(desk.head)
+    states = glance_states(client, desk)
+    assert states[2] == "finished" and states[4] == "call"
+    # A picked table not yet checked is under a deck check unless it is done or calling.
+    assert states[1] == "deck-check" and states[3] == "deck-check" and states[5] == "deck-check"
+    assert picked == {1, 2, 3, 4, 5}
+    deck_services.record_deck_check(registration=desk.players[0], judge=desk.floor, counted={})
+    deck_services.record_deck_check(registration=desk.players[4], judge=desk.floor, counted={})
+    deck_services.record_deck_check(registration=desk.players[8], judge=desk.floor, counted={})
+    states = glance_states(client, desk)
+    assert states == {1: "playing", 2: "finished", 3: "extra-time", 4: "call", 5: "playing"}
+    # The filter keeps the tables still playing, whatever else they show.
+    assert glance_states(client, desk, playing="on") == {
+        1: "playing",
+        3: "extra-time",
+        4: "call",
+        5: "playing",
+    }
+    page = client.get(url("home", desk), {"playing": "on"}).content.decode()
+    assert "Только играющие столы" in page and 'aria-current="true"' in page
+    assert "вызов судьи: 1" in page and "завершён: 1" in page
+
+
+def test_the_round_at_a_glance_reads_the_same_queries_for_1_and_3_tables(db):
+    counts = []
+    for tables in (1, 3):
+        desk = Desk.create(players=2)
+        crowd(desk, tables * 2 - 2)
+        desk.pair(*[(2 * n, 2 * n + 1) for n in range(tables)])
+        for n in range(tables):
+            services.call_judge(tournament=desk.tournament, table=n + 1, caller=str(n))
+        deck_services.pick_tables(tournament=desk.tournament, by=desk.head, count=tables)
+        client = signed_in(desk.head)
+        with CaptureQueriesContext(connection) as captured:
+            assert len(glance_states(client, desk)) == tables
+        counts.append(len(captured))
+    assert counts[0] == counts[1]
