@@ -14,8 +14,9 @@ from decks import services as deck_services
 from decks.models import DeckCheckPick
 from floor import services as floor_services
 from tests.browser.conftest import TABLET
-from tests.factories import Desk
+from tests.factories import Desk, UserFactory
 from tournaments import services as tournament_services
+from tournaments.permissions import make_organiser
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -184,3 +185,43 @@ def test_the_head_judge_sees_the_round_at_a_glance_live(asgi_server, browser, sc
     assert head.url.endswith("?playing=on")
     head.reload()
     expect(head.locator("#floor-glance .glance-tile")).to_have_count(3)
+
+
+def test_a_new_tournament_says_what_comes_next(live_server, browser, screenshot):
+    user = UserFactory(username="org-next")
+    make_organiser(user)
+    page = signed_in(browser, live_server.url, "org-next")
+    page.goto(f"{live_server.url}/t/new/")
+    page.get_by_label("Короткий адрес").fill("cup-next")
+    page.get_by_label("Название", exact=False).first.fill("Кубок города")
+    page.get_by_label("Дата").fill("2026-12-12")
+    page.get_by_role("button", name="Создать турнир").click()
+    expect(page.get_by_role("heading", name="Кубок города")).to_be_visible()
+
+    steps = page.locator(".next-steps")
+    expect(steps.get_by_role("heading")).to_have_text("Что дальше")
+    expect(steps.locator("li")).to_have_text(
+        [
+            re.compile("Добавьте судей"),
+            re.compile("Зарегистрируйте игроков"),
+            re.compile("Задайте правила колод"),
+            re.compile("Составьте пары первого тура"),
+        ]
+    )
+    # The first step is the page's main action; «Завершить турнир» is folded away, not in view.
+    expect(page.locator("#main a.primary, #main button.primary")).to_have_text(["Добавьте судей"])
+    expect(page.get_by_role("button", name="Завершить турнир")).to_be_hidden()
+    screenshot(page, "new-tournament-next-steps")
+
+    steps.get_by_role("link", name="Добавьте судей").click()
+    page.get_by_label("Логин:", exact=True).fill("head-next")
+    page.get_by_label("Роль:", exact=True).select_option("head_judge")
+    page.get_by_label("Пароль:", exact=True).fill("secret-pass-1")
+    page.get_by_role("button", name="Добавить").click()
+    expect(page.locator("#staff-list tbody")).to_contain_text("head-next")
+    page.goto(f"{live_server.url}/t/cup-next/")
+    expect(page.locator(".next-steps .step-done")).to_have_count(1)
+    expect(page.locator(".next-steps .step-done")).to_contain_text("Добавьте судей")
+    expect(page.locator("#main a.primary")).to_have_text(["Зарегистрируйте игроков"])
+    page.get_by_text("Завершение турнира").click()
+    expect(page.get_by_role("button", name="Завершить турнир")).to_be_visible()
