@@ -3,7 +3,10 @@ every staff page, the projector without staff chrome, the staff role without a d
 round at a glance, a new tournament's next steps, the judge report on a tablet and on paper, and
 the words."""
 
+import os
 import re
+import shutil
+import subprocess
 import time
 from uuid import uuid4
 
@@ -13,6 +16,7 @@ from playwright.sync_api import expect
 from decks import services as deck_services
 from decks.models import DeckCheckPick
 from floor import services as floor_services
+from judging import services as judging_services
 from tests.browser.conftest import TABLET
 from tests.factories import Desk, UserFactory
 from tournaments import services as tournament_services
@@ -225,3 +229,123 @@ def test_a_new_tournament_says_what_comes_next(live_server, browser, screenshot)
     expect(page.locator("#main a.primary")).to_have_text(["Зарегистрируйте игроков"])
     page.get_by_text("Завершение турнира").click()
     expect(page.get_by_role("button", name="Завершить турнир")).to_be_visible()
+
+
+# Every column of the penalty list, as its header reads in Russian.
+PENALTY_COLUMNS = [
+    "#",
+    "Тур",
+    "Стол",
+    "Игрок",
+    "Членский номер",
+    "Нарушение",
+    "Подпункт",
+    "Базовое пенальти",
+    "Пенальти",
+    "Почему",
+    "Судья",
+    "Дата и время",
+    "Ответ игрока",
+    "Заметка",
+]
+
+LAST_NOTE = "Поправлял карты соперника во время подсчёта."
+
+# Each word of the report (split at spaces and dashes) and how many lines it takes: a word cut in
+# two takes two.
+BROKEN_WORDS = """() => {
+  const broken = [];
+  const report = document.querySelector('#judge-report');
+  const walker = document.createTreeWalker(report, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.parentElement.offsetParent) continue;
+    const text = node.textContent;
+    const words = text.matchAll(/[^\\s\\-–—/]+/g);
+    for (const word of words) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const rects = [...range.getClientRects()].filter(r => r.width > 0);
+      const tops = new Set(rects.map(r => Math.round(r.top)));
+      if (tops.size > 1) broken.push(word[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+def reported_event():
+    desk = Desk.create(level="professional", players=6)
+    desk.pair((0, 1), (2, 3), (4, 5))
+    desk.issue(0, "1.4", "between_games", note="Опоздал к началу партии на четыре минуты.")
+    desk.issue(1, "1.4", "between_games", note="Не записал результат первой партии в бланк.")
+    request = desk.issue(2, "6.1", by="floor", note="Соперник видел, как игрок подменил карту.")
+    judging_services.confirm_request(
+        record=request, head_judge=desk.head, reason="Видел сам, игрок признал."
+    )
+    desk.issue(4, "1.4", "between_games", note=LAST_NOTE)
+    return desk, request
+
+
+def test_the_judge_report_fits_a_tablet_and_prints_every_column_on_a4_landscape(
+    asgi_server, browser, tmp_path, screenshot
+):
+    if shutil.which("pdftotext") is None:
+        missing = "pdftotext is not installed: apt-get install -y poppler-utils"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(missing)
+        pytest.skip(missing)
+    desk, request = reported_event()
+    head = signed_in(browser, asgi_server, desk.head.username)
+    head.goto(f"{asgi_server}/t/{desk.tournament.slug}/report/")
+    expect(head.locator("#report-penalties tbody tr")).to_have_count(4)
+
+    # On the tablet: no sideways scroll, no table past the edge, no word cut in two.
+    assert head.evaluate("document.documentElement.scrollWidth") <= 800
+    assert head.evaluate(
+        "[...document.querySelectorAll('main table')].every("
+        "t => t.getBoundingClientRect().right <= window.innerWidth)"
+    )
+    assert head.evaluate(BROKEN_WORDS) == []
+    # Each cell still says which column it is.
+    last = head.locator("#report-penalties tbody tr", has_text=LAST_NOTE)
+    expect(last.locator("td").last).to_have_attribute("data-label", "Заметка")
+    screenshot(head, "report-tablet")
+
+    # The DQ's write-up: signature lines for the player, the judge, the head judge, the organiser.
+    lines = head.locator(f"#write-up-{request.pk} .signature")
+    expect(lines).to_have_count(4)
+    expect(lines).to_have_text(
+        [
+            re.compile(f"Игрок: {re.escape(desk.players[2].player.name)}"),
+            re.compile("Судья: "),
+            re.compile("Главный судья: "),
+            re.compile("Организатор: "),
+        ]
+    )
+
+    # On paper: A4 landscape as the stylesheet asks (the size is the page's CSS, not ours).
+    head.emulate_media(media="print")
+    pdf = head.pdf(prefer_css_page_size=True, print_background=True)
+    path = tmp_path / "report.pdf"
+    path.write_bytes(pdf)
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", pdf)
+    assert boxes, "no page in the PDF"
+    for width, height in boxes:
+        assert (round(float(width)), round(float(height))) == (842, 595)  # A4 landscape, in pt
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], capture_output=True, check=True, text=True
+    ).stdout
+    # The penalty list's header row, every column in it ("-layout" keeps a printed row a line,
+    # a header of two words may wrap to the line below).
+    lines = text.splitlines()
+    at = next(n for n, line in enumerate(lines) if "Базовое" in line and "Заметка" in line)
+    header = " ".join(lines[at : at + 2])
+    for column in PENALTY_COLUMNS:
+        for word in column.split():
+            assert word in header, column
+    # The last column's contents, whole (a note may wrap inside its cell, so word by word in the
+    # order printed, on the rows after the header).
+    body = " ".join(" ".join(lines[at:]).split())
+    for note in (LAST_NOTE, "Опоздал к началу партии на четыре минуты."):
+        assert re.search(".*?".join(map(re.escape, note.split())), body, re.S), note
