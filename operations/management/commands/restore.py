@@ -3,6 +3,7 @@ from pathlib import Path
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
+from django.utils.translation import gettext as _
 
 from operations.backups import (
     BackupError,
@@ -31,17 +32,19 @@ class Command(BaseCommand):
         except BackupError as error:
             raise CommandError(str(error)) from error
         database = connection.settings_dict["NAME"]
-        self.stdout.write(f"Restore {describe_backup(file)}")
+        self.stdout.write(_("Restore %(backup)s") % {"backup": describe_backup(file)})
         self.stdout.write(
-            f"into the database {database}? Everything entered since that backup is replaced."
+            _("into the database %(database)s? Everything entered since that backup is replaced.")
+            % {"database": database}
         )
         if not yes:
             try:
-                answer = input("Type yes to restore: ").strip().lower()
+                answer = input(_("Type yes to restore: ")).strip().lower()
             except EOFError:  # no terminal to ask: the answer is no
                 answer = ""
-            if answer != "yes":
-                raise CommandError("Nothing restored.")
+            # The operator may answer in either language.
+            if answer not in ("yes", _("yes").lower()):
+                raise CommandError(_("Nothing restored."))
         try:
             safety = create_backup(label="before-restore")
             restore_backup(file)
@@ -49,5 +52,7 @@ class Command(BaseCommand):
             raise CommandError(str(error)) from error
         # A backup from an older version of the app gets the tables this version needs.
         call_command("migrate", interactive=False, verbosity=0)
-        self.stdout.write(self.style.SUCCESS(f"Restored {file.name}."))
-        self.stdout.write(f"The database as it was before is kept in {safety}.")
+        self.stdout.write(self.style.SUCCESS(_("Restored %(file)s.") % {"file": file.name}))
+        self.stdout.write(
+            _("The database as it was before is kept in %(path)s.") % {"path": safety}
+        )
