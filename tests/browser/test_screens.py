@@ -366,3 +366,40 @@ def test_the_judge_report_fits_a_tablet_and_prints_every_column_on_a4_landscape(
     body = " ".join(" ".join(lines[at:]).split())
     for note in (LAST_NOTE, "Опоздал к началу партии на четыре минуты."):
         assert re.search(".*?".join(map(re.escape, note.split())), body, re.S), note
+
+
+def test_the_words_a_judge_reads_in_russian_and_in_english(live_server, browser):
+    desk = Desk.create(level="professional", players=4)
+    desk.pair((0, 1), (2, 3))
+    desk.issue(0, "1.4", "between_games")
+    slug = desk.tournament.slug
+    head = signed_in(browser, live_server.url, desk.head.username)
+
+    # The console's filters: every label in Russian, none left as «Player».
+    head.goto(f"{live_server.url}/t/{slug}/console/")
+    filters = head.locator("#log-filters")
+    expect(filters.locator("label")).to_have_text(
+        [re.compile(f"^{word}") for word in ("Тур", "Судья", "Игрок", "Пенальти", "Статус")]
+    )
+    expect(filters).not_to_contain_text("Player")
+
+    # The log form's sub-items read as buttons, in the nominative.
+    head.goto(f"{live_server.url}/t/{slug}/judge/log/?player={desk.players[1].pk}")
+    head.locator("label[for^=infraction-]:has(.code:text-is('1.1'))").click()
+    expect(head.get_by_text("а) Отсутствие дек-листа.")).to_be_visible()
+    expect(head.get_by_text("Отсутствия дек-листа.")).to_have_count(0)
+
+    # The new tournament form's selects say «— выберите —», never Django's English.
+    organiser = signed_in(browser, live_server.url, desk.organiser.username)
+    organiser.goto(f"{live_server.url}/t/{slug}/settings/")
+    expect(organiser.locator("#main")).not_to_contain_text("Select an option")
+
+    # In English: English quotation marks, the disqualification's name with "prizes".
+    head.goto(f"{live_server.url}/")
+    head.get_by_role("button", name="English").click()
+    expect(head.get_by_role("heading", level=1)).to_have_text(
+        "Judging desk for “Berserk. Heroes” tournaments"
+    )
+    assert "«" not in head.title()
+    head.goto(f"{live_server.url}/t/{slug}/guideline/")
+    expect(head.locator("#main")).to_contain_text("Disqualification without prizes")
