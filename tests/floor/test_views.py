@@ -407,3 +407,33 @@ def test_the_round_at_a_glance_reads_the_same_queries_for_1_and_3_tables(db):
             assert len(glance_states(client, desk)) == tables
         counts.append(len(captured))
     assert counts[0] == counts[1]
+
+
+def test_the_projector_reads_the_same_queries_for_1_and_3_tables(db):
+    counts = []
+    for tables in (1, 3):
+        desk = Desk.create(players=2)
+        crowd(desk, tables * 2 - 2)
+        desk.pair(*[(2 * n, 2 * n + 1) for n in range(tables)])
+        for n in range(tables):
+            tournament_services.enter_result(
+                match=desk.match_of(2 * n), player1_wins=2, player2_wins=0
+            )
+        services.publish_standings(tournament=desk.tournament)
+        desk.pair(*[(2 * n, 2 * n + 1) for n in range(tables)])
+        services.start_clock(tournament=desk.tournament)
+        for n in range(tables):
+            services.extend_time(
+                match=desk.match_of(2 * n),
+                minutes=2,
+                reason="ruling",
+                given_by=desk.floor,
+                client_key=uuid.uuid4(),
+            )
+        client = signed_in(desk.head)
+        with CaptureQueriesContext(connection) as captured:
+            page = client.get(url("projector", desk)).content.decode()
+        # Two header rows, then every player once in the pairings and once in the standings.
+        assert page.count("<tr>") == 2 + 2 * (tables * 2)
+        counts.append(len(captured))
+    assert counts[0] == counts[1]
