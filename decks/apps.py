@@ -15,3 +15,18 @@ class DecksConfig(AppConfig):
 
         register_section(DECK_SECTION)
         panels.register(player_panel)
+
+        # A new tournament's page lists its deck rules among the steps still to do.
+        from decks.selectors import rules_saved
+        from tournaments import next_steps
+
+        next_steps.register(
+            next_steps.Step(
+                key="deck-rules",
+                order=30,
+                title=_("Set the deck rules"),
+                hint=_("The format, the card pool and the limits deck lists are checked against."),
+                url_name="decks:rules",
+                is_done=rules_saved,
+            )
+        )

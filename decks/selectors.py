@@ -56,6 +56,11 @@ def rules_for(*, tournament: Tournament) -> DeckRules | None:
     return defaults_from(tournament=tournament, deck_format=deck_format)
 
 
+def rules_saved(tournament: Tournament) -> bool:
+    """Whether the organiser has saved the tournament's deck rules (the set-up's step)."""
+    return DeckRules.objects.filter(tournament=tournament).exists()
+
+
 def defaults_from(*, tournament: Tournament, deck_format: DeckFormat) -> DeckRules:
     rules = DeckRules(tournament=tournament, format=deck_format)
     for name in RULE_FIELDS:

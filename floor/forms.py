@@ -44,7 +44,32 @@ class FloorQuery(forms.Form):
 
     fragment = forms.ChoiceField(
         required=False,
-        choices=[(name, name) for name in ("", "judge-calls", "floor-tables", "table-row")],
+        choices=[
+            (name, name)
+            for name in ("", "judge-calls", "floor-tables", "table-row", "floor-glance")
+        ],
     )
     extend = IdField(required=False)
+    # The round at a glance shows only the tables still playing.
+    playing = forms.BooleanField(required=False)
     row = IdField(required=False)
+
+
+class ProjectorQuery(forms.Form):
+    """The projector page's query: which fragment, and how long each page of the rotating
+    pairings and standings stays on screen (the organiser may slow it for a large hall)."""
+
+    fragment = forms.ChoiceField(
+        required=False,
+        choices=[(name, name) for name in ("", "projector-clock", "projector-rotation")],
+    )
+    seconds = forms.IntegerField(
+        required=False,
+        min_value=3,
+        max_value=120,
+        error_messages={
+            "invalid": _("A page stays on screen from 3 to 120 seconds."),
+            "min_value": _("A page stays on screen from 3 to 120 seconds."),
+            "max_value": _("A page stays on screen from 3 to 120 seconds."),
+        },
+    )

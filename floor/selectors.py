@@ -13,6 +13,7 @@ from django.db.models import (
 )
 from django.utils import timezone
 
+from decks.models import DeckCheck, DeckCheckPick
 from floor.clock import Clock, read_clock
 from floor.models import CallStatus, JudgeCall, PublicPages, RoundClock, TimeExtension
 from tournaments.models import Match, Round, Tournament
@@ -141,6 +142,59 @@ def table_rows(
     return rows
 
 
+class TableState:
+    """What the head judge sees of a table at a glance, in the order one state hides another:
+    a call waiting matters most, then a table done, then a deck check not yet recorded, then
+    extra time; every other table is simply playing."""
+
+    CALL = "call"
+    FINISHED = "finished"
+    DECK_CHECK = "deck-check"
+    EXTRA_TIME = "extra-time"
+    PLAYING = "playing"
+
+
+@dataclass(frozen=True)
+class GlanceTile:
+    row: TableRow
+    state: str
+
+    @property
+    def still_playing(self) -> bool:
+        return not self.row.match.has_ended
+
+
+def glance(*, round_: Round, rows: list[TableRow]) -> list[GlanceTile]:
+    """Every table of the round with its state (three queries beside the rows: the open calls'
+    tables, the tables picked for a deck check, and the tables already checked)."""
+    calling = set(
+        JudgeCall.objects.filter(round=round_)
+        .exclude(status=CallStatus.RESOLVED)
+        .values_list("match_id", flat=True)
+    )
+    picked: set[int] = set()
+    for tables in DeckCheckPick.objects.filter(round=round_).values_list("tables", flat=True):
+        picked.update(int(table) for table in tables)
+    checked = set(
+        DeckCheck.objects.filter(round=round_, table__isnull=False).values_list("table", flat=True)
+    )
+    tiles = []
+    for row in rows:
+        match = row.match
+        if match.pk in calling:
+            state = TableState.CALL
+        elif match.has_ended:
+            state = TableState.FINISHED
+        elif match.table in picked and match.table not in checked:
+            state = TableState.DECK_CHECK
+        elif row.extra:
+            state = TableState.EXTRA_TIME
+        else:
+            state = TableState.PLAYING
+        tiles.append(GlanceTile(row=row, state=state))
+    return tiles
+
+
 def open_calls(*, tournament: Tournament, escalated_only: bool = False) -> list[JudgeCall]:
     """Calls not yet resolved, oldest first."""
     calls = JudgeCall.objects.filter(tournament=tournament).exclude(status=CallStatus.RESOLVED)
@@ -150,6 +204,13 @@ def open_calls(*, tournament: Tournament, escalated_only: bool = False) -> list[
         calls.select_related(
             "match__player1__player", "match__player2__player", "claimed_by"
         ).order_by("created_at", "id")
+    )
+
+
+def open_call_count(*, tournament: Tournament) -> int:
+    """How many calls are waiting for a judge or with one (not resolved): the staff's badge."""
+    return (
+        JudgeCall.objects.filter(tournament=tournament).exclude(status=CallStatus.RESOLVED).count()
     )
 
 

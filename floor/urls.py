@@ -11,6 +11,7 @@ urlpatterns = [
     path("t/<slug:slug>/floor/clock/resume/", views.clock_resume, name="clock-resume"),
     path("t/<slug:slug>/floor/clock/end/", views.clock_end, name="clock-end"),
     path("t/<slug:slug>/floor/clock/badge/", views.clock_badge, name="clock-badge"),
+    path("t/<slug:slug>/floor/calls/badge/", views.calls_badge, name="calls-badge"),
     path("t/<slug:slug>/floor/clock/projector/", views.projector, name="projector"),
     path("t/<slug:slug>/floor/matches/<int:match_id>/extend/", views.extend, name="extend"),
     path("t/<slug:slug>/floor/calls/<int:call_id>/claim/", views.call_claim, name="call-claim"),

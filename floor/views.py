@@ -18,12 +18,12 @@ from core.http import DeskRequest, message_refusal
 from core.inputs import form_message, parse_query
 from floor import qr, selectors, services
 from floor.clock import Clock
-from floor.forms import ExtensionForm, FloorQuery
+from floor.forms import ExtensionForm, FloorQuery, ProjectorQuery
 from floor.models import ExtensionReason, JudgeCall
 from judging import live
 from tournaments.access import JUDGES, Access, staff_view
 from tournaments.models import Match, StaffRole
-from tournaments.selectors import latest_round
+from tournaments.selectors import latest_round, standings
 
 ALL_STAFF = (StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE, StaffRole.ORGANISER)
 CLOCK_KEEPERS = (StaffRole.ORGANISER, StaffRole.HEAD_JUDGE)
@@ -35,18 +35,33 @@ QUICK_MINUTES = {
 }
 
 
+# The legend of the round at a glance, in the order a head judge scans it.
+GLANCE_ORDER = (
+    selectors.TableState.CALL,
+    selectors.TableState.DECK_CHECK,
+    selectors.TableState.EXTRA_TIME,
+    selectors.TableState.PLAYING,
+    selectors.TableState.FINISHED,
+)
+
+
 def _floor_context(
-    request: DeskRequest, access: Access, *, extend: int | None = None
+    request: DeskRequest, access: Access, *, extend: int | None = None, playing: bool = False
 ) -> dict[str, object]:
     tournament = access.tournament
     time = selectors.round_time(tournament=tournament)
+    tables = selectors.table_rows(round_=time.round, clock=time.clock) if time else []
+    tiles = selectors.glance(round_=time.round, rows=tables) if time else []
     return {
         "access": access,
         "tournament": tournament,
         "floor_url": reverse("floor:home", args=[tournament.slug]),
         "extend": extend,
         "time": time,
-        "tables": selectors.table_rows(round_=time.round, clock=time.clock) if time else [],
+        "tables": tables,
+        "tiles": [tile for tile in tiles if tile.still_playing] if playing else tiles,
+        "legend": [(state, sum(tile.state == state for tile in tiles)) for state in GLANCE_ORDER],
+        "playing_only": playing,
         "calls": selectors.open_calls(tournament=tournament) if access.is_judge else [],
         "quick": [(reason, label, QUICK_MINUTES[reason]) for reason, label in _reasons()],
         "reasons": ExtensionReason.choices,
@@ -72,7 +87,7 @@ def floor_home(request: DeskRequest, access: Access) -> HttpResponse:
     """
     query = parse_query(request, FloorQuery).cleaned_data
     extend = query["extend"]
-    context = _floor_context(request, access, extend=extend)
+    context = _floor_context(request, access, extend=extend, playing=query["playing"])
     fragment = query["fragment"]
     if request.htmx and fragment == "table-row":
         wanted = extend or query["row"]
@@ -81,7 +96,7 @@ def floor_home(request: DeskRequest, access: Access) -> HttpResponse:
         if row is None:
             raise Http404
         return render(request, "floor/floor.html#table-row", {**context, "row": row})
-    if request.htmx and fragment in ("judge-calls", "floor-tables"):
+    if request.htmx and fragment in ("judge-calls", "floor-tables", "floor-glance"):
         return render(request, f"floor/floor.html#{fragment}", context)
     return render(request, "floor/floor.html", context)
 
@@ -103,9 +118,6 @@ def _clock_action(
     request: DeskRequest, access: Access, act: Callable[..., Clock], done: str
 ) -> HttpResponse:
     _act(request, access, act, done)
-    target = request.POST.get("next")
-    if target == "projector":
-        return redirect("floor:projector", access.tournament.slug)
     return redirect("floor:home", access.tournament.slug)
 
 
@@ -146,12 +158,39 @@ def clock_badge(request: DeskRequest, access: Access) -> HttpResponse:
     return render(request, "floor/_clock_badge.html", context)
 
 
+@staff_view(*ALL_STAFF)
+def calls_badge(request: DeskRequest, access: Access) -> HttpResponse:
+    """How many judge calls are open, for the navigation bar of every staff page (fetched once,
+    then on every ``calls-changed`` event, or every few seconds where no stream can be held)."""
+    context = {
+        "tournament": access.tournament,
+        "count": selectors.open_call_count(tournament=access.tournament),
+    }
+    return render(request, "floor/_calls_badge.html", context)
+
+
+# Players' names and standing rows on one projected page: readable from the back of a hall.
+PROJECTOR_LINES = 16
+PROJECTOR_SECONDS = 12
+
+
+def _pages_of[T](rows: list[T]) -> list[list[T]]:
+    return [rows[start : start + PROJECTOR_LINES] for start in range(0, len(rows), PROJECTOR_LINES)]
+
+
 @vary_on_headers("HX-Request")
 @staff_view(*ALL_STAFF)
 def projector(request: DeskRequest, access: Access) -> HttpResponse:
-    """The full-screen clock for the venue's projector, with the tables that have extra time."""
+    """The hall's screen: the clock, the tables with extra time, and the pairings by name and the
+    published standings a page at a time. It is opened from a signed-in laptop but shows nothing
+    of the staff: no name, no sign-out, no button (the clock is run from the floor page)."""
+    query = parse_query(request, ProjectorQuery).cleaned_data
     tournament = access.tournament
     time = selectors.round_time(tournament=tournament)
+    pages = selectors.public_pages(tournament=tournament)
+    through = pages.standings_through if pages is not None else None
+    pairings = selectors.public_pairings(round_=time.round) if time else []
+    table = standings(tournament=tournament, through_round=through) if through else []
     context = {
         "access": access,
         "tournament": tournament,
@@ -159,11 +198,16 @@ def projector(request: DeskRequest, access: Access) -> HttpResponse:
         "tables": selectors.table_rows(round_=time.round, clock=time.clock, extended_only=True)
         if time
         else [],
+        "pairing_pages": _pages_of(pairings),
+        "standing_pages": _pages_of(table),
+        "standings_through": through,
+        "lines": PROJECTOR_LINES,
+        "seconds": query["seconds"] or PROJECTOR_SECONDS,
         "live": live.streams_available(request),
-        "may_keep_clock": bool(access.roles & set(CLOCK_KEEPERS)),
     }
-    if request.htmx and request.GET.get("fragment") == "projector-clock":
-        return render(request, "floor/projector.html#projector-clock", context)
+    fragment = query["fragment"]
+    if request.htmx and fragment:
+        return render(request, f"floor/projector.html#{fragment}", context)
     return render(request, "floor/projector.html", context)
 
 

@@ -110,7 +110,16 @@ class StaffForm(forms.Form):
     username = forms.CharField(
         label=_("Login"), max_length=150, validators=[UnicodeUsernameValidator()]
     )
-    role = forms.ChoiceField(label=_("Role"), choices=StaffRole.choices)
+    # No role is chosen in advance: a forgotten select would otherwise hand out a head judge's
+    # rights, so the organiser picks one for every person added.
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=[("", _("Choose a role")), *StaffRole.choices],
+        error_messages={
+            "required": _("Choose the person's role."),
+            "invalid_choice": _("Choose the person's role."),
+        },
+    )
     full_name = forms.CharField(
         label=_("Full name"),
         max_length=150,

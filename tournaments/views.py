@@ -21,7 +21,7 @@ from core.errors import DomainError
 from core.http import DeskRequest, answer_done, answer_refused, message_refusal
 from core.inputs import SearchForm, parse_id, parse_query
 from players.models import Player
-from tournaments import jobs, selectors, services
+from tournaments import jobs, next_steps, selectors, services
 from tournaments.access import Access, staff_view
 from tournaments.forms import (
     ImportForm,
@@ -76,6 +76,7 @@ def tournament_create(request: DeskRequest) -> HttpResponse:
 def tournament_detail(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
     latest = selectors.latest_round(tournament=tournament)
+    steps = next_steps.next_steps(tournament=tournament) if access.is_organiser else []
     context = {
         "access": access,
         "tournament": tournament,
@@ -83,6 +84,8 @@ def tournament_detail(request: DeskRequest, access: Access) -> HttpResponse:
         "players": tournament.registrations.count(),
         "open_matches": selectors.open_match_count(tournament=tournament),
         "suggested_rounds": services.suggested_rounds(tournament.registrations.count()),
+        "next_steps": steps,
+        "first_todo": next((step for step in steps if not step.done), None),
     }
     return render(request, "tournaments/tournament_detail.html", context)
 

@@ -2,6 +2,10 @@ import datetime
 import uuid
 
 from django import template
+from django.utils.translation import gettext_lazy as _
+
+from floor.selectors import TableState
+from judging import live
 
 register = template.Library()
 
@@ -41,3 +45,26 @@ def uuid_key() -> str:
 def slip_players(first: object, second: object) -> list[object]:
     """The two players of a slip, in table order."""
     return [first, second]
+
+
+@register.simple_tag(takes_context=True)
+def streams_available(context: template.Context) -> bool:
+    """Whether this page can hold the live event stream (an ASGI server); without one the live
+    parts of the page poll."""
+    request = context.get("request")
+    return request is not None and live.streams_available(request)
+
+
+STATE_LABELS = {
+    TableState.CALL: _("judge called"),
+    TableState.FINISHED: _("finished"),
+    TableState.DECK_CHECK: _("deck check"),
+    TableState.EXTRA_TIME: _("extra time"),
+    TableState.PLAYING: _("playing"),
+}
+
+
+@register.filter
+def table_state(state: str) -> str:
+    """The words for a table's state on the round at a glance (the colour never says it alone)."""
+    return str(STATE_LABELS.get(state, ""))

@@ -229,8 +229,12 @@ def in_language[T](language: str, pieces: Iterator[T]) -> Iterator[T]:
 
 def write_html(*, tournament: Tournament, handle: IO[bytes]) -> None:
     """The report page as a standalone document, its rows written as they are rendered."""
-    stylesheet_path = finders.find("css/app.css")
-    stylesheet = Path(stylesheet_path).read_text(encoding="utf-8") if stylesheet_path else ""
+    # The app's stylesheet and the report's landscape page, inlined.
+    stylesheet = ""
+    for name in ("css/app.css", "css/report-print.css"):
+        found = finders.find(name)
+        if isinstance(found, str):
+            stylesheet += Path(found).read_text(encoding="utf-8")
     head, rest = html_pieces(
         report=build_report(tournament=tournament),
         context={

@@ -29,3 +29,24 @@ document.addEventListener("change", (event) => {
   box.checked = level.value !== "amateur";
   box.disabled = level.value === "highest";
 });
+
+// The judge report on a tablet: a table of many columns becomes a card per row, each cell shown
+// under its column's name, which the stylesheet reads from the cell's data-label.
+function labelReportTables(root) {
+  root.querySelectorAll(".report table").forEach((table) => {
+    const headers = [...table.querySelectorAll("thead th")].map((th) => th.textContent.trim());
+    if (headers.length < 5) {
+      return;
+    }
+    table.classList.add("stacked");
+    table.querySelectorAll("tbody tr").forEach((row) => {
+      [...row.children].forEach((cell, index) => {
+        if (!cell.hasAttribute("colspan") && headers[index]) {
+          cell.dataset.label = headers[index];
+        }
+      });
+    });
+  });
+}
+document.addEventListener("DOMContentLoaded", () => labelReportTables(document));
+document.addEventListener("htmx:afterSwap", (event) => labelReportTables(event.target.parentNode || document));

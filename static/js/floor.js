@@ -65,3 +65,54 @@
     });
   });
 })();
+
+// The projector turns the pages of the pairings and standings: one shown at a time, the next
+// after the seconds the page asks for. The page index lives here, so a re-fetched list goes on
+// from where it was.
+(() => {
+  let shown = -1;
+  let timer = null;
+
+  function turn() {
+    const rotation = document.querySelector("[data-rotation]");
+    if (!rotation) {
+      return;
+    }
+    const panels = rotation.querySelectorAll(".rotation-panel");
+    if (panels.length === 0) {
+      return;
+    }
+    shown = (shown + 1) % panels.length;
+    panels.forEach((panel, index) => {
+      panel.hidden = index !== shown;
+    });
+  }
+
+  function show() {
+    // After a re-fetch the same page stays up until its time is over.
+    const rotation = document.querySelector("[data-rotation]");
+    if (!rotation) {
+      return;
+    }
+    const panels = rotation.querySelectorAll(".rotation-panel");
+    panels.forEach((panel, index) => {
+      panel.hidden = index !== shown % panels.length;
+    });
+  }
+
+  function start() {
+    const rotation = document.querySelector("[data-rotation]");
+    if (!rotation || timer !== null) {
+      return;
+    }
+    turn();
+    timer = setInterval(turn, Number(rotation.dataset.seconds || 12) * 1000);
+  }
+
+  document.addEventListener("DOMContentLoaded", start);
+  document.addEventListener("htmx:afterSwap", () => {
+    if (shown >= 0) {
+      show();
+    }
+  });
+})();

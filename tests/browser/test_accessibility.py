@@ -115,10 +115,15 @@ def test_every_page_as_every_role(live_server, browser, event):
     found += problems(anonymous, f"{base}/p/{token}/tables/2/")
     anonymous.context.close()
 
+    # A tournament just created: its page lists the next steps.
+    fresh = Desk.create(players=0)
+    services.add_staff(tournament=fresh.tournament, user=desk.organiser, role="organiser")
+
     pages = {
         desk.organiser.username: [
             f"{base}/",
             f"{base}/t/new/",
+            f"{base}/t/{fresh.tournament.slug}/",
             f"{t}/",
             f"{t}/settings/",
             f"{t}/staff/",
@@ -176,6 +181,12 @@ def test_every_page_as_every_role(live_server, browser, event):
         page = signed_in(browser, base, username)
         for url in urls:
             found += [f"{username} {line}" for line in problems(page, url)]
+        if username == desk.organiser.username:
+            # A flash message sits inside the page's main landmark.
+            page.goto(f"{t}/floor/")
+            page.get_by_role("button", name="Пауза").click()
+            expect(page.locator("main .messages")).to_be_visible()
+            found += [f"flash message: {line}" for line in axe_violations(page)]
         if username == desk.head.username:
             # The disqualification's second step.
             page.goto(f"{t}/console/records/{request.pk}/")

@@ -70,7 +70,8 @@ def test_a_bad_list_shows_each_line_and_saves_nothing(client, desk):
     assert response.status_code == 200
     assert "The list was not saved: correct these lines." in page
     assert "line 2: a number of copies cannot be negative" in page
-    assert "line 3: «Вампиры» is not a card of the pool; did you mean «Вампир»?" in page
+    # English text quotes with English quotation marks (issue 26).
+    assert "line 3: “Вампиры” is not a card of the pool; did you mean “Вампир”?" in page
     assert DeckList.objects.count() == 0
 
 

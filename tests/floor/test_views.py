@@ -1,14 +1,20 @@
 """The staff's floor screens: roles, fragments, refusals with a message, query counts."""
 
+import re
 import uuid
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from decks import services as deck_services
+from decks.models import DeckCheckPick
 from floor import qr, services
 from floor.models import CallStatus, JudgeCall, PublicPages, RoundClock, TimeExtension
 from tests.factories import Desk, UserFactory, crowd
+from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -61,8 +67,8 @@ def test_the_clock_buttons_follow_its_state(paired):
     client.post(url("clock-pause", paired))
     page = client.get(url("home", paired)).content.decode()
     assert url("clock-resume", paired) in page and 'data-status="paused"' in page
-    response = client.post(url("clock-end", paired), {"next": "projector"})
-    assert response.url == url("projector", paired)
+    response = client.post(url("clock-end", paired))
+    assert response.url == url("home", paired)  # the projector has no buttons to come back to
     page = client.get(url("projector", paired)).content.decode()
     assert 'data-status="time_called"' in page
 
@@ -274,5 +280,160 @@ def test_the_floor_page_reads_the_same_queries_for_1_and_3_tables(
 
         with CaptureQueriesContext(connection) as captured:
             assert client.get(url("home", desk)).status_code == 200
+        counts.append(len(captured))
+    assert counts[0] == counts[1]
+
+
+def test_the_calls_badge_counts_the_open_calls_on_every_staff_page(paired):
+    nav = signed_in(paired.floor).get(reverse("judging:judge-home", args=[paired.tournament.slug]))
+    assert url("calls-badge", paired) in nav.content.decode()
+    # Without an event stream (a test client, runserver) the badge polls.
+    assert "every 5s" in nav.content.decode()
+    for user in (paired.floor, paired.head, paired.organiser):
+        assert signed_in(user).get(url("calls-badge", paired)).content.decode().strip() == ""
+    services.call_judge(tournament=paired.tournament, table=1, caller="a")
+    call = services.call_judge(tournament=paired.tournament, table=2, caller="b")
+    badge = signed_in(paired.organiser).get(url("calls-badge", paired)).content.decode()
+    assert 'data-count="2"' in badge and "Вызовы судьи" in badge
+    assert url("home", paired) + "#judge-calls" in badge
+    services.resolve_call(call=call, judge=paired.floor)
+    badge = signed_in(paired.floor).get(url("calls-badge", paired)).content.decode()
+    assert 'data-count="1"' in badge
+    assert Client().get(url("calls-badge", paired)).status_code == 302
+
+
+def test_the_projector_shows_no_staff_chrome_and_no_control(paired):
+    services.start_clock(tournament=paired.tournament)
+    for user in (paired.head, paired.organiser, paired.floor):
+        page = signed_in(user).get(url("projector", paired)).content.decode()
+        assert 'data-status="running"' in page
+        assert user.username not in page
+        for absent in ("Выйти", "Пауза", "Завершить тур сейчас", "<form", "<button", "topbar"):
+            assert absent not in page, absent
+        assert 'class="subnav"' not in page
+
+
+def test_the_projector_rotates_the_pairings_by_name_and_the_published_standings(paired):
+    players = [registration.player.name for registration in paired.players[:4]]
+    page = signed_in(paired.head).get(url("projector", paired), {"seconds": "5"}).content.decode()
+    assert 'data-rotation data-seconds="5"' in page
+    assert page.count('class="rotation-panel"') == 1  # four names on one page, no standings
+    for name in players:
+        assert name in page
+    assert "Турнирная таблица" not in page  # not published: the hall sees what players see
+
+    tournament_services.enter_result(match=paired.match_of(0), player1_wins=2, player2_wins=0)
+    tournament_services.enter_result(match=paired.match_of(2), player1_wins=2, player2_wins=1)
+    services.publish_standings(tournament=paired.tournament)
+    fragment = signed_in(paired.head).get(
+        url("projector", paired),
+        {"fragment": "projector-rotation", "seconds": "5"},
+        headers={"HX-Request": "true"},
+    )
+    body = fragment.content.decode()
+    assert 'id="projector-rotation"' in body and "<h1" not in body
+    assert body.count('class="rotation-panel"') == 2
+    assert "Турнирная таблица после тура 1" in body
+
+
+def test_a_bad_projector_query_is_refused_with_a_message(paired):
+    response = signed_in(paired.head).get(url("projector", paired), {"seconds": "1"})
+    assert response.status_code == 400
+    assert "от 3 до 120 секунд" in response.content.decode()
+
+
+def glance_states(client, desk, **query):
+    response = client.get(
+        url("home", desk), {"fragment": "floor-glance", **query}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.lstrip().startswith('<section id="floor-glance"')
+    return dict(
+        (int(table), state)
+        for state, table in re.findall(r'data-state="([a-z-]+)">\s*<a [^>]*><strong>(\d+)', body)
+    )
+
+
+def test_the_round_at_a_glance_colours_every_table_by_its_state(db):
+    desk = Desk.create(players=10, uses_decklists=False)
+    desk.pair((0, 1), (2, 3), (4, 5), (6, 7), (8, 9))
+    services.start_clock(tournament=desk.tournament)
+    tournament_services.enter_result(match=desk.match_of(2), player1_wins=2, player2_wins=0)
+    services.extend_time(
+        match=desk.match_of(4),
+        minutes=3,
+        reason="ruling",
+        given_by=desk.floor,
+        client_key=uuid.uuid4(),
+    )
+    services.call_judge(tournament=desk.tournament, table=4, caller="x")
+    deck_services.pick_tables(tournament=desk.tournament, by=desk.head, count=5, seed=7)
+    picked = set(DeckCheckPick.objects.get().tables)
+    client = signed_in(desk.head)
+    states = glance_states(client, desk)
+    assert states[2] == "finished" and states[4] == "call"
+    # A picked table not yet checked is under a deck check unless it is done or calling.
+    assert states[1] == "deck-check" and states[3] == "deck-check" and states[5] == "deck-check"
+    assert picked == {1, 2, 3, 4, 5}
+    deck_services.record_deck_check(registration=desk.players[0], judge=desk.floor, counted={})
+    deck_services.record_deck_check(registration=desk.players[4], judge=desk.floor, counted={})
+    deck_services.record_deck_check(registration=desk.players[8], judge=desk.floor, counted={})
+    states = glance_states(client, desk)
+    assert states == {1: "playing", 2: "finished", 3: "extra-time", 4: "call", 5: "playing"}
+    # The filter keeps the tables still playing, whatever else they show.
+    assert glance_states(client, desk, playing="on") == {
+        1: "playing",
+        3: "extra-time",
+        4: "call",
+        5: "playing",
+    }
+    page = client.get(url("home", desk), {"playing": "on"}).content.decode()
+    assert "Только играющие столы" in page and 'aria-current="true"' in page
+    assert "вызов судьи: 1" in page and "завершён: 1" in page
+
+
+def test_the_round_at_a_glance_reads_the_same_queries_for_1_and_3_tables(db):
+    counts = []
+    for tables in (1, 3):
+        desk = Desk.create(players=2)
+        crowd(desk, tables * 2 - 2)
+        desk.pair(*[(2 * n, 2 * n + 1) for n in range(tables)])
+        for n in range(tables):
+            services.call_judge(tournament=desk.tournament, table=n + 1, caller=str(n))
+        deck_services.pick_tables(tournament=desk.tournament, by=desk.head, count=tables)
+        client = signed_in(desk.head)
+        with CaptureQueriesContext(connection) as captured:
+            assert len(glance_states(client, desk)) == tables
+        counts.append(len(captured))
+    assert counts[0] == counts[1]
+
+
+def test_the_projector_reads_the_same_queries_for_1_and_3_tables(db):
+    counts = []
+    for tables in (1, 3):
+        desk = Desk.create(players=2)
+        crowd(desk, tables * 2 - 2)
+        desk.pair(*[(2 * n, 2 * n + 1) for n in range(tables)])
+        for n in range(tables):
+            tournament_services.enter_result(
+                match=desk.match_of(2 * n), player1_wins=2, player2_wins=0
+            )
+        services.publish_standings(tournament=desk.tournament)
+        desk.pair(*[(2 * n, 2 * n + 1) for n in range(tables)])
+        services.start_clock(tournament=desk.tournament)
+        for n in range(tables):
+            services.extend_time(
+                match=desk.match_of(2 * n),
+                minutes=2,
+                reason="ruling",
+                given_by=desk.floor,
+                client_key=uuid.uuid4(),
+            )
+        client = signed_in(desk.head)
+        with CaptureQueriesContext(connection) as captured:
+            page = client.get(url("projector", desk)).content.decode()
+        # Two header rows, then every player once in the pairings and once in the standings.
+        assert page.count("<tr>") == 2 + 2 * (tables * 2)
         counts.append(len(captured))
     assert counts[0] == counts[1]

@@ -192,7 +192,10 @@ def test_the_disqualification_section_names_the_disqualification_without_prize(r
         f"выдал(а) Галина Главная, {stamp(record.issued_at)} "
         "Объяснения Объяснений не брали. Решение главного судьи "
         "Действует в том виде, как выдал(а) Галина Главная, без отдельного решения. "
-        "крапленые карты"
+        "крапленые карты "
+        # The write-up's signature lines: the player, the judge, the head judge, the organiser.
+        "Игрок: Дмитрий Соколов Судья: Галина Главная Главный судья: Галина Главная "
+        "Организатор: Ольга Орг"
     )
 
 
@@ -624,6 +627,7 @@ def test_the_command_writes_the_whole_report_as_html(event, tmp_path):
     page = target.read_text(encoding="utf-8")
     assert page.startswith("<!doctype html>")
     assert "@media print" in page  # the stylesheet travels with the file
+    assert "size: A4 landscape" in page and '<link rel="stylesheet"' not in page
     assert 'class="subnav"' not in page and "data-print" not in page
     assert "Дисквалификация без призов" in text_of(page, "report-disqualifications")
     ids = re.findall(

@@ -20,7 +20,7 @@ def test_the_first_organiser_creates_a_tournament_and_adds_a_judge_from_the_web(
     create("--username", "anna", "--full-name", "Анна Орлова", monkeypatch=monkeypatch)
 
     anna = get_user_model().objects.get(username="anna")
-    assert "Organiser anna created." in capsys.readouterr().out
+    assert "Организатор anna создан." in capsys.readouterr().out
     assert (anna.first_name, anna.is_superuser, anna.is_staff) == ("Анна Орлова", False, False)
     assert list(anna.groups.values_list("name", flat=True)) == [ORGANISERS_GROUP]
     assert anna.has_perm(ORGANISE)
@@ -74,7 +74,7 @@ def test_an_existing_account_is_made_an_organiser(db, capsys):
 
     call_command("createorganiser", "--username", "vera", "--existing", "--no-input")
 
-    assert "vera is now an organiser." in capsys.readouterr().out
+    assert "vera теперь организатор." in capsys.readouterr().out
     user = get_user_model().objects.get(pk=user.pk)
     assert user.has_perm(ORGANISE)
     assert not user.is_superuser
@@ -84,10 +84,10 @@ def test_an_existing_account_is_made_an_organiser(db, capsys):
     ("args", "password", "message"),
     [
         (["--username", "anna"], "short", "Введённый пароль слишком короткий."),
-        (["--username", "anna"], "", "Set DJANGO_ORGANISER_PASSWORD to the password"),
+        (["--username", "anna"], "", "пароль берётся из переменной DJANGO_ORGANISER_PASSWORD"),
         (["--username", "has space"], "venue-pass-123", "Введите правильное имя пользователя."),
-        ([], "venue-pass-123", "--username is required with --no-input."),
-        (["--username", "ghost", "--existing"], "venue-pass-123", "There is no account 'ghost'."),
+        ([], "venue-pass-123", "С --no-input нужен --username."),
+        (["--username", "ghost", "--existing"], "venue-pass-123", "Учётной записи ghost нет."),
     ],
 )
 def test_a_bad_organiser_is_refused_and_nothing_is_created(
@@ -106,5 +106,27 @@ def test_an_account_that_exists_is_not_created_twice(db, monkeypatch):
     with pytest.raises(CommandError) as refused:
         create("--username", "anna", password="other-pass-456", monkeypatch=monkeypatch)
 
-    assert "exists already; add --existing" in str(refused.value)
+    assert "уже есть: добавьте --existing" in str(refused.value)
     assert get_user_model().objects.get().check_password("venue-pass-123")
+
+
+def test_the_prompts_speak_russian(db, monkeypatch, capsys):
+    asked = []
+
+    def answer(prompt):
+        asked.append(prompt)
+        return {"Логин: ": "irina"}[prompt]
+
+    passwords = iter(["venue-pass-123", "other-pass-456", "venue-pass-123", "venue-pass-123"])
+
+    def password(prompt):
+        asked.append(prompt)
+        return next(passwords)
+
+    monkeypatch.setattr("builtins.input", answer)
+    monkeypatch.setattr("getpass.getpass", password)
+    call_command("createorganiser")
+
+    assert asked == ["Логин: ", "Пароль: ", "Пароль ещё раз: ", "Пароль: ", "Пароль ещё раз: "]
+    assert "Пароли не совпадают, введите ещё раз." in capsys.readouterr().err
+    assert get_user_model().objects.get(username="irina").check_password("venue-pass-123")

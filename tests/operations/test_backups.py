@@ -74,10 +74,13 @@ def test_restore_asks_first_and_a_no_changes_nothing(transactional_db, desk, bac
     call_command("backup")
     backup = next(backups.iterdir())
     desk.pair((0, 1), (2, 3))
-    monkeypatch.setattr("builtins.input", lambda prompt: "no")
+    asked = []
+    monkeypatch.setattr("builtins.input", lambda prompt: asked.append(prompt) or "нет")
 
     with pytest.raises(CommandError, match=r"Ничего не восстановлено\."):
         call_command("restore", str(backup))
+
+    assert asked == ["Чтобы восстановить, введите «да»: "]
 
     assert Round.objects.count() == 1
     assert list(backups.iterdir()) == [backup]
@@ -156,3 +159,16 @@ def test_each_published_round_leaves_a_snapshot_and_the_newest_ones_are_kept(tmp
         assert snapshot.execute("SELECT max(number) FROM tournaments_round").fetchone() == (4,)
     finally:
         snapshot.close()
+
+
+def test_restore_takes_a_yes_in_russian(transactional_db, desk, backups, monkeypatch, capsys):
+    call_command("backup")
+    backup = next(backups.iterdir())
+    desk.pair((0, 1), (2, 3))
+    monkeypatch.setattr("builtins.input", lambda prompt: "Да")
+
+    call_command("restore", str(backup))
+
+    assert Round.objects.count() == 0
+    out = capsys.readouterr().out
+    assert "Восстановить " in out and "Всё, что введено после этой копии, будет заменено." in out

@@ -138,6 +138,30 @@ def test_adding_a_staff_member_creates_the_account(organiser, desk):
     assert desk.tournament.staff.filter(user__username="newjudge", role="floor_judge").exists()
 
 
+def test_the_staff_role_has_no_default_and_is_empty_again_after_an_add(organiser, desk):
+    page = organiser.get(url("staff", desk)).content.decode()
+    select = re.search(r'<select name="role".*?</select>', page, re.S).group(0)
+    assert re.findall(r'<option value="([^"]*)" selected>', select) == [""]
+    assert '<option value="" selected>Выберите роль</option>' in select
+
+    response = organiser.post(
+        url("staff", desk),
+        {"username": "forgot", "role": "", "full_name": "", "password": "secret-123"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert "Выберите роль этого человека." in response.content.decode()
+    assert not desk.tournament.staff.filter(user__username="forgot").exists()
+
+    response = organiser.post(
+        url("staff", desk),
+        {"username": "second", "role": "floor_judge", "full_name": "", "password": "secret-123"},
+        HTTP_HX_REQUEST="true",
+    )
+    select = re.search(r'<select name="role".*?</select>', response.content.decode(), re.S)
+    assert re.findall(r'<option value="([^"]*)" selected>', select.group(0)) == [""]
+    assert desk.tournament.staff.get(user__username="second").role == StaffRole.FLOOR_JUDGE
+
+
 def test_registering_a_new_player_and_searching_the_registry(organiser, desk):
     response = organiser.post(
         url("registration-add", desk),

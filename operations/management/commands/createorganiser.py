@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext as _
 
 from tournaments.permissions import make_organiser
 from tournaments.services import create_organiser
@@ -49,14 +50,16 @@ class Command(BaseCommand):
         username = (username or "").strip()
         if not username:
             if no_input:
-                raise CommandError("--username is required with --no-input.")
-            username = input("Login: ").strip()
+                raise CommandError(_("--username is required with --no-input."))
+            username = input(_("Login: ")).strip()
         if existing:
             user = users.objects.filter(username=username).first()
             if user is None:
-                raise CommandError(f"There is no account {username!r}.")
+                raise CommandError(_("There is no account %(username)s.") % {"username": username})
             make_organiser(user)
-            self.stdout.write(self.style.SUCCESS(f"{username} is now an organiser."))
+            self.stdout.write(
+                self.style.SUCCESS(_("%(username)s is now an organiser.") % {"username": username})
+            )
             return
         try:
             users.username_validator(username)
@@ -64,14 +67,21 @@ class Command(BaseCommand):
             raise CommandError(" ".join(error.messages)) from error
         if users.objects.filter(username=username).exists():
             raise CommandError(
-                f"The account {username!r} exists already; add --existing to make it an organiser."
+                _(
+                    "The account %(username)s exists already: add --existing to make it an "
+                    "organiser."
+                )
+                % {"username": username}
             )
         password = self._password(users(username=username, first_name=full_name.strip()), no_input)
         create_organiser(username=username, full_name=full_name, password=password)
         self.stdout.write(
             self.style.SUCCESS(
-                f"Organiser {username} created. Sign in, create the tournament, and add the "
-                "judges on its Staff page."
+                _(
+                    "Organiser %(username)s created. Sign in, create the tournament, and add the "
+                    "judges on its Staff page."
+                )
+                % {"username": username}
             )
         )
 
@@ -79,13 +89,16 @@ class Command(BaseCommand):
         if no_input:
             password = os.environ.get(PASSWORD_VARIABLE, "")
             if not password:
-                raise CommandError(f"Set {PASSWORD_VARIABLE} to the password with --no-input.")
+                raise CommandError(
+                    _("Set %(variable)s to the password with --no-input.")
+                    % {"variable": PASSWORD_VARIABLE}
+                )
             self._validate(password, user)
             return password
         while True:
-            password = getpass.getpass("Password: ")
-            if password != getpass.getpass("Password (again): "):
-                self.stderr.write("The passwords differ; try again.")
+            password = getpass.getpass(_("Password: "))
+            if password != getpass.getpass(_("Password (again): ")):
+                self.stderr.write(_("The passwords differ; try again."))
                 continue
             try:
                 self._validate(password, user)
