@@ -28,8 +28,8 @@ def russian():
         (Rank.GAME_LOSS, "Game loss (with warning)"),
         (Rank.MATCH_LOSS, "Match loss (with warning)"),
         (Rank.DISQUALIFICATION, "Disqualification (with match loss)"),
-        (Rank.DISQUALIFICATION_WITHOUT_PRIZE, "Disqualification without prize (with match loss)"),
-        (Rank.SUSPENSION, "Membership suspension (with disqualification without prize)"),
+        (Rank.DISQUALIFICATION_WITHOUT_PRIZE, "Disqualification without prizes (with match loss)"),
+        (Rank.SUSPENSION, "Membership suspension (with disqualification without prizes)"),
     ],
 )
 def test_a_penalty_is_named_with_the_one_it_includes(english, rank, label):
@@ -88,10 +88,10 @@ def stacking(reasons, from_stacking, rank="warning", round_number=3):
 @pytest.mark.parametrize(
     ("reasons", "from_stacking", "text"),
     [
-        (["1.1", "1.2", "1.4"], 0, "three «Warning» (1.1, 1.2 and 1.4) at the end of round 3"),
-        (["1.2", "1.4"], 1, "three «Warning» (1.2, 1.4 and 1 from stacking) at the end of round 3"),
-        (["1.4"], 2, "three «Warning» (1.4 and 2 from stacking) at the end of round 3"),
-        ([], 3, "three «Warning» (3 from stacking) at the end of round 3"),
+        (["1.1", "1.2", "1.4"], 0, "three “Warning” (1.1, 1.2 and 1.4) at the end of round 3"),
+        (["1.2", "1.4"], 1, "three “Warning” (1.2, 1.4 and 1 from stacking) at the end of round 3"),
+        (["1.4"], 2, "three “Warning” (1.4 and 2 from stacking) at the end of round 3"),
+        ([], 3, "three “Warning” (3 from stacking) at the end of round 3"),
     ],
 )
 def test_three_of_a_strength_list_their_sources(english, reasons, from_stacking, text):
@@ -101,7 +101,7 @@ def test_three_of_a_strength_list_their_sources(english, reasons, from_stacking,
 def test_three_of_a_strength_name_their_rank_and_round(english):
     explanation = stacking(["1.1", "1.2", "1.4"], 0, rank="caution", round_number=5)
 
-    assert explain(explanation) == "three «Caution» (1.1, 1.2 and 1.4) at the end of round 5"
+    assert explain(explanation) == "three “Caution” (1.1, 1.2 and 1.4) at the end of round 5"
 
 
 def test_three_of_a_strength_in_russian_count_the_stacked_ones(russian):

@@ -27,10 +27,10 @@ TELL = {
         "does the right to the prizes of your place."
     ),
     Rank.DISQUALIFICATION_WITHOUT_PRIZE: (
-        "You are disqualified without prize and leave the tournament now."
+        "You are disqualified without prizes and leave the tournament now."
     ),
     Rank.SUSPENSION: (
-        "You are disqualified without prize and your membership is suspended; the game "
+        "You are disqualified without prizes and your membership is suspended; the game "
         "coordinator will set its length."
     ),
 }
@@ -266,7 +266,7 @@ def test_a_declined_disqualification_request_tells_the_player_nothing():
     assert got.tell == ""
     assert not got.tells_player
     assert got.status_line == "Declined by the head judge: it never took effect."
-    assert got.rank_label == "Disqualification without prize (with match loss)"
+    assert got.rank_label == "Disqualification without prizes (with match loss)"
     assert not got.confirms_in_two_steps
 
 
@@ -518,11 +518,11 @@ LEAVES = [
     ("rank", "rest"),
     [
         (Rank.DISQUALIFICATION, ["They keep the right to the prizes of the place they finish in."]),
-        (Rank.DISQUALIFICATION_WITHOUT_PRIZE, ["They get no prize; the judge report names it."]),
+        (Rank.DISQUALIFICATION_WITHOUT_PRIZE, ["They get no prizes; the judge report names it."]),
         (
             Rank.SUSPENSION,
             [
-                "They get no prize; the judge report names it.",
+                "They get no prizes; the judge report names it.",
                 "Their membership is suspended; the game coordinator sets its length later, and "
                 "until then they cannot be registered for another official tournament.",
             ],

@@ -80,7 +80,7 @@ def test_restore_asks_first_and_a_no_changes_nothing(transactional_db, desk, bac
     with pytest.raises(CommandError, match=r"Ничего не восстановлено\."):
         call_command("restore", str(backup))
 
-    assert asked == ["Чтобы восстановить, введите «да»: "]
+    assert asked == ["Введите «да», чтобы восстановить: "]
 
     assert Round.objects.count() == 1
     assert list(backups.iterdir()) == [backup]
@@ -171,4 +171,4 @@ def test_restore_takes_a_yes_in_russian(transactional_db, desk, backups, monkeyp
 
     assert Round.objects.count() == 0
     out = capsys.readouterr().out
-    assert "Восстановить " in out and "Всё, что введено после этой копии, будет заменено." in out
+    assert "Восстановить " in out and "Всё, что внесено после этой копии, будет заменено." in out
