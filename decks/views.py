@@ -98,7 +98,9 @@ def _rules_page(
 @staff_view(ORGANISER)
 def rules_edit(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
-    form = RulesForm(request.POST or None, initial=_rules_initial(tournament))
+    form = RulesForm(
+        request.POST or None, initial=_rules_initial(tournament), event_day=tournament.date
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

@@ -7,6 +7,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core import validators
 from django.utils.translation import gettext_lazy as _
 
+from core.bounds import validate_day
 from core.inputs import IdField
 from tournaments.models import Level, StaffRole, Tournament, decklists_default, decklists_required
 
@@ -43,6 +44,9 @@ class TournamentForm(forms.ModelForm):
             level = self.instance.level
         if level is not None and decklists_required(level):
             self.fields["uses_decklists"].widget.attrs["disabled"] = True
+        # Year 1 or 9999 parses as a date but is no event's day (see core/bounds.py).
+        self.fields["date"].validators.append(validate_day)
+        self.fields["date"].widget.attrs.update({"min": "2000-01-01", "max": "2100-12-31"})
         self.fields["best_of"].widget.attrs.update({"min": 1, "max": 7})
         for name in ("round_minutes", "rounds_planned"):
             field = self.fields[name]

@@ -11,6 +11,7 @@ from django.db.models import OuterRef, Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from core.bounds import days_constraint
 from players.models import Player
 
 
@@ -81,6 +82,10 @@ class Tournament(models.Model):
                 name="highest_level_uses_decklists",
             ),
             models.CheckConstraint(condition=Q(best_of__gte=1), name="best_of_at_least_one"),
+            # A day both databases store and read back (core/bounds.py).
+            models.CheckConstraint(
+                condition=days_constraint("date"), name="tournament_date_in_range"
+            ),
         ]
 
     def __str__(self) -> str:
