@@ -94,13 +94,23 @@ DEBUG = env_flag("DJANGO_DEBUG", default=False)
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 
+# psycopg's pool on PostgreSQL. With CONN_HEALTH_CHECKS (below) Django gives it
+# ``check=ConnectionPool.check_connection``: a cheap query on a connection before the pool hands
+# it out, and a new connection in place of a dead one. After a restart of PostgreSQL every pooled
+# connection is dead, and without the check the next submits failed on them. Nothing has been
+# written on a connection when it is checked, so taking another is a safe retry.
+DESK_DATABASE_POOL: dict[str, object] = {"min_size": 2, "max_size": 20, "timeout": 20}
 DEFAULT_DATABASE_URL = f"sqlite:///{DATA_DIR / 'db.sqlite3'}"
 if not os.environ.get("DATABASE_URL"):
     for _suffix in ("", "-wal", "-shm"):
         _adopt_old_file(f"db.sqlite3{_suffix}")
 _database_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
 try:
-    DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=0)}
+    # A connection kept from an earlier request is checked before use (a restarted database
+    # leaves every kept connection dead): Django's check for its own persistent connections.
+    DATABASES = {
+        "default": dj_database_url.parse(_database_url, conn_max_age=0, conn_health_checks=True)
+    }
 except ValueError as error:
     raise ImproperlyConfigured(f"DATABASE_URL is not a valid database URL: {error}") from error
 if DATABASES["default"]["ENGINE"] not in {
@@ -127,11 +137,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     # A pool instead of a new connection per request (half the cost of a submit on PostgreSQL).
     # The LISTEN connection of judging.live is its own, outside the pool.
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 2,
-        "max_size": 20,
-        "timeout": 20,
-    }
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = dict(DESK_DATABASE_POOL)
     # The values travel apart from the SQL, and a statement run a few times on a connection is
     # prepared there: the hot path's queries (core/prepared.py) keep their SQL word for word,
     # so PostgreSQL plans each once per pooled connection instead of once per request (a third
