@@ -270,6 +270,8 @@ AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "config/locked_out.html"
+# The address the server resolved (core/clients.py), never a header the client may write.
+AXES_CLIENT_IP_CALLABLE = "core.clients.client_address"
 
 LANGUAGE_CODE = "ru"
 LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
@@ -315,6 +317,23 @@ def _proxy_ssl_header() -> tuple[str, str] | None:
             f"DJANGO_PROXY_SSL_HEADER must be a header name like X-Forwarded-Proto, not {raw!r}."
         )
     return ("HTTP_" + name.upper().replace("-", "_"), "https")
+
+
+def _trusted_proxies() -> list[str]:
+    from operations.network import parse_trusted_proxies
+
+    try:
+        return parse_trusted_proxies(os.environ.get("DJANGO_TRUSTED_PROXIES", ""))
+    except ValueError as error:
+        raise ImproperlyConfigured(
+            "DJANGO_TRUSTED_PROXIES must list IP addresses or networks separated by commas "
+            f"(such as 127.0.0.1 or 10.0.0.0/24), not {error}."
+        ) from error
+
+
+# The reverse proxies whose X-Forwarded-For names the client (none by default): the server then
+# takes the client's address from the header on requests from them only (operations/network.py).
+DESK_TRUSTED_PROXIES = _trusted_proxies()
 
 
 def _hsts_seconds() -> int:

@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from core.clients import client_address
 from core.errors import DomainError
 from core.http import message_refusal
 from floor import selectors, services
@@ -108,7 +109,7 @@ def call_judge(request: HttpRequest, token: str, table: int) -> HttpResponse:
         services.call_judge(
             tournament=pages.tournament,
             table=table,
-            caller=services.caller_key(request.META.get("REMOTE_ADDR", "")),
+            caller=services.caller_key(client_address(request)),
         )
     except DomainError as error:
         if _htmx(request):

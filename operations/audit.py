@@ -11,13 +11,15 @@ from django.db import transaction
 from django.db.models.signals import post_save
 from django.http import HttpRequest
 
+from core.clients import client_address
+
 logger = logging.getLogger("desk.audit")
 
 
 def sign_in_failed(
     sender: object, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any
 ) -> None:
-    address = request.META.get("REMOTE_ADDR", "?") if request is not None else "?"
+    address = client_address(request) if request is not None else "?"
     logger.warning("Sign-in failed for %r from %s", credentials.get("username", ""), address)
 
 

@@ -98,4 +98,6 @@ class Command(BaseCommand):
             log_config=None,
             log_level="info",
             timeout_graceful_shutdown=3,
+            # X-Forwarded-For only from the proxies the operator named (DJANGO_TRUSTED_PROXIES).
+            **network.proxy_options(settings.DESK_TRUSTED_PROXIES),  # type: ignore[arg-type]
         )
