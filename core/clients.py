@@ -10,6 +10,8 @@ client writes cannot pick the address a sign-in lockout, a call limit or a throt
 from django.http import HttpRequest
 
 
-def client_address(request: HttpRequest) -> str:
-    """The client's address as the server resolved it (django-axes' AXES_CLIENT_IP_CALLABLE)."""
-    return str(request.META.get("REMOTE_ADDR") or "unknown")
+def client_address(request: HttpRequest) -> str | None:
+    """The client's address as the server resolved it (django-axes' AXES_CLIENT_IP_CALLABLE);
+    None for a request made inside the app (a test's or a command's sign-in)."""
+    address = request.META.get("REMOTE_ADDR")
+    return str(address) if address else None

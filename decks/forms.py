@@ -7,6 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from core.bounds import BoundedDateTimeField, near_event
+from core.uploads import UploadField
 from decks.models import CardPool, DeckFormat
 from decks.parsing import MAX_COPIES
 from decks.rules import ListedCard
@@ -55,7 +56,7 @@ class SubmitForm(forms.Form):
 
 class PoolForm(forms.Form):
     name = forms.CharField(label=_("Name of the pool"), max_length=200, required=False)
-    file = forms.FileField(
+    file = UploadField(
         label=_("CSV file"),
         help_text=_(
             "Columns: name, set, features (such as «Орда»), formats where legal (empty: every "

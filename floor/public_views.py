@@ -109,7 +109,7 @@ def call_judge(request: HttpRequest, token: str, table: int) -> HttpResponse:
         services.call_judge(
             tournament=pages.tournament,
             table=table,
-            caller=services.caller_key(client_address(request)),
+            caller=services.caller_key(client_address(request) or ""),
         )
     except DomainError as error:
         if _htmx(request):

@@ -19,7 +19,7 @@ logger = logging.getLogger("desk.audit")
 def sign_in_failed(
     sender: object, credentials: dict[str, Any], request: HttpRequest | None = None, **kwargs: Any
 ) -> None:
-    address = client_address(request) if request is not None else "?"
+    address = (client_address(request) if request is not None else None) or "?"
     logger.warning("Sign-in failed for %r from %s", credentials.get("username", ""), address)
 
 

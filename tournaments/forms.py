@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.bounds import validate_day
 from core.inputs import IdField
+from core.uploads import UploadField
 from tournaments.models import Level, StaffRole, Tournament, decklists_default, decklists_required
 
 
@@ -124,10 +125,11 @@ class PlayerForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(
+    # Refused by its size before it is read (core/uploads.py).
+    file = UploadField(
         label=_("CSV file"),
         help_text=_(
-            "Columns: name, membership id, city. Comma or semicolon; UTF-8 or Windows-1251."
+            "Columns: name, membership id, city. Comma or semicolon; UTF-8, UTF-16 or Windows-1251."
         ),
     )
 
