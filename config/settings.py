@@ -7,6 +7,7 @@ variable is wrong: a venue laptop must not start with half a configuration.
 
 import contextlib
 import datetime
+import ipaddress
 import os
 import secrets
 import warnings
@@ -75,6 +76,18 @@ def _adopt_old_file(name: str, new_name: str = "") -> None:
 
 DATA_DIR = _data_dir()
 LOG_DIR = DATA_DIR / "logs"
+
+
+def _min_free_bytes() -> int:
+    raw = os.environ.get("DJANGO_MIN_FREE_MB", "").strip() or "100"
+    if not raw.isdigit():
+        raise ImproperlyConfigured(f"DJANGO_MIN_FREE_MB must be a whole number, not {raw!r}.")
+    return int(raw) * 1_000_000
+
+
+# Below this much free space in the data folder /healthz reports the disk full (before a submit,
+# a backup or the log fails on it).
+DESK_MIN_FREE_BYTES = _min_free_bytes()
 BACKUP_DIR = DATA_DIR / "backups"
 # On SQLite a snapshot is taken each time a round is published; the newest this many are kept
 # (0: none). `manage.py backup` files are never deleted.
@@ -320,15 +333,18 @@ def _proxy_ssl_header() -> tuple[str, str] | None:
 
 
 def _trusted_proxies() -> list[str]:
-    from operations.network import parse_trusted_proxies
-
-    try:
-        return parse_trusted_proxies(os.environ.get("DJANGO_TRUSTED_PROXIES", ""))
-    except ValueError as error:
-        raise ImproperlyConfigured(
-            "DJANGO_TRUSTED_PROXIES must list IP addresses or networks separated by commas "
-            f"(such as 127.0.0.1 or 10.0.0.0/24), not {error}."
-        ) from error
+    trusted = []
+    for entry in os.environ.get("DJANGO_TRUSTED_PROXIES", "").split(","):
+        if not entry.strip():
+            continue
+        try:
+            trusted.append(str(ipaddress.ip_network(entry.strip(), strict=False)))
+        except ValueError:
+            raise ImproperlyConfigured(
+                "DJANGO_TRUSTED_PROXIES must list IP addresses or networks separated by commas "
+                f"(such as 127.0.0.1 or 10.0.0.0/24), not {entry.strip()}."
+            ) from None
+    return trusted
 
 
 # The reverse proxies whose X-Forwarded-For names the client (none by default): the server then
@@ -377,10 +393,10 @@ if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
     raise ImproperlyConfigured(
         f"DJANGO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}."
     )
-try:
+# A log folder that cannot be made does not stop the desk: the file handler then says so on the
+# console and logs there only, and /healthz reports it (operations/logs.py).
+with contextlib.suppress(OSError):
     LOG_DIR.mkdir(parents=True, exist_ok=True)
-except OSError as error:
-    raise ImproperlyConfigured(f"The log folder {LOG_DIR} cannot be created: {error}") from error
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -398,7 +414,9 @@ LOGGING = {
             "formatter": "line",
         },
         "file": {
-            "class": "concurrent_log_handler.ConcurrentRotatingFileHandler",
+            # The rotating file, or the console alone (and a line saying so) when the file
+            # cannot be written: a full disk, a read-only data folder (operations/logs.py).
+            "class": "operations.logs.FileOrConsoleHandler",
             "filename": str(LOG_DIR / "desk.log"),
             "maxBytes": 5 * 1024 * 1024,
             "backupCount": 10,

@@ -88,21 +88,6 @@ def _as_host(address: str) -> str:
     return f"[{address}]" if ":" in address and not address.startswith("[") else address
 
 
-def parse_trusted_proxies(raw: str) -> list[str]:
-    """``DJANGO_TRUSTED_PROXIES``: addresses or networks separated by commas, or nothing.
-
-    Raises ValueError with the entry that is not an address or a network."""
-    trusted = []
-    for entry in (part.strip() for part in raw.split(",")):
-        if not entry:
-            continue
-        try:
-            trusted.append(str(ipaddress.ip_network(entry, strict=False)))
-        except ValueError:
-            raise ValueError(entry) from None
-    return trusted
-
-
 def proxy_options(trusted: list[str]) -> dict[str, object]:
     """uvicorn's options for the client address: ``X-Forwarded-For`` is read only from the named
     proxies. uvicorn's default trusts 127.0.0.1, which made any client's header the address the

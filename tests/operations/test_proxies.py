@@ -9,7 +9,7 @@ import pytest
 from axes.models import AccessAttempt
 from django.urls import reverse
 
-from operations.network import parse_trusted_proxies, proxy_options
+from operations.network import proxy_options
 from tests.factories import UserFactory
 from tests.processes import START_DJANGO, run_python
 
@@ -64,10 +64,20 @@ def test_behind_a_named_proxy_each_client_has_its_own_lockout(asgi_server):
 
 def test_the_named_proxies_become_uvicorn_s_options():
     assert proxy_options([]) == {"proxy_headers": False, "forwarded_allow_ips": ""}
-    assert proxy_options(parse_trusted_proxies(" 10.0.0.1, 192.168.1.0/24 ")) == {
+    assert proxy_options(["10.0.0.1/32", "192.168.1.0/24"]) == {
         "proxy_headers": True,
         "forwarded_allow_ips": "10.0.0.1/32,192.168.1.0/24",
     }
+
+
+def test_the_proxy_list_is_read_from_the_environment(tmp_path):
+    result = run_python(
+        "from django.conf import settings; print(settings.DESK_TRUSTED_PROXIES)",
+        data_dir=tmp_path,
+        DJANGO_TRUSTED_PROXIES=" 10.0.0.1, 192.168.1.0/24 ",
+    )
+
+    assert result.stdout.strip() == "['10.0.0.1/32', '192.168.1.0/24']", result.stderr
 
 
 def test_a_malformed_proxy_list_stops_the_start_with_its_entry(tmp_path):
