@@ -403,6 +403,7 @@ LOGGING = {
     "filters": {
         "request_id": {"()": "operations.logs.RequestIdFilter"},
         "without_traceback": {"()": "operations.logs.WithoutTraceback"},
+        "quiet_not_found": {"()": "operations.logs.QuietNotFound"},
     },
     "formatters": {
         "line": {"format": "%(asctime)s %(levelname)s [%(request_id)s] %(name)s: %(message)s"},
@@ -424,6 +425,17 @@ LOGGING = {
             "filters": ["request_id"],
             "formatter": "line",
         },
+        # The audit trail (operations/audit.py) apart from the request lines, so request noise
+        # cannot rotate it away; large, and kept long.
+        "audit": {
+            "class": "operations.logs.FileOrConsoleHandler",
+            "filename": str(LOG_DIR / "audit.log"),
+            "maxBytes": 20 * 1024 * 1024,
+            "backupCount": 50,
+            "encoding": "utf-8",
+            "filters": ["request_id"],
+            "formatter": "line",
+        },
     },
     "root": {"handlers": ["console", "file"], "level": LOG_LEVEL},
     # Django's own loggers reach the root's handlers, in debug mode too, and print nothing twice.
@@ -431,6 +443,10 @@ LOGGING = {
         "django": {"handlers": [], "level": "INFO", "propagate": True},
         # A tablet on a wrong address gets a page saying so; one line in the log is enough.
         "django.security.DisallowedHost": {"filters": ["without_traceback"]},
+        # Also in the console and desk.log (propagated), and in a file of its own.
+        "desk.audit": {"handlers": ["audit"], "level": "INFO", "propagate": True},
+        # A 404 for a long or repeated made-up path: one short line (operations/logs.py).
+        "django.request": {"filters": ["quiet_not_found"]},
     },
 }
 # --- end of the logging block ---------------------------------------------------------------------

@@ -8,7 +8,9 @@ import contextlib
 import logging
 import secrets
 import sys
+import threading
 import weakref
+from collections import OrderedDict
 from contextvars import ContextVar, Token
 from typing import Any
 
@@ -53,6 +55,40 @@ class WithoutTraceback(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         record.exc_info = None
         record.exc_text = None
+        return True
+
+
+class QuietNotFound(logging.Filter):
+    """A 404 is logged once per path while the path is remembered, and a long path is cut.
+
+    Anyone can ask for made-up paths: 3,500 of them, long ones, used to fill and rotate the log
+    files. A path of interest (a tablet's stale bookmark) still appears, once."""
+
+    MAX_PATH = 120
+    REMEMBERED = 2000
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._seen: OrderedDict[str, None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(record, "status_code", None) != 404:
+            return True
+        request = getattr(record, "request", None)
+        path = str(getattr(request, "path", "") or "")
+        # Paths that differ only past the cut count as one.
+        key = path[: self.MAX_PATH]
+        with self._lock:
+            if key in self._seen:
+                self._seen.move_to_end(key)
+                return False
+            self._seen[key] = None
+            if len(self._seen) > self.REMEMBERED:
+                self._seen.popitem(last=False)
+        if len(path) > self.MAX_PATH:
+            path = f"{key}… ({len(path)} characters)"
+        record.msg, record.args = "Not Found: %s", (path,)
         return True
 
 
