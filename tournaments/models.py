@@ -74,6 +74,14 @@ class Tournament(models.Model):
         # Given by the operator through the "organisers" group (see tournaments/permissions.py).
         permissions = [
             ("organise_tournaments", "Can create tournaments and use the player registry"),
+            # Given by the operator (tournaments/permissions.py): a player's penalties at other
+            # events are read by the federation's people only, never by whoever set up an event.
+            (
+                "official_representative",
+                "Is an official representative: as an event's head judge, reads players' "
+                "penalties from other events",
+            ),
+            ("federation_staff", "Is federation staff: reads players' penalties from other events"),
         ]
         constraints = [
             # The guideline makes deck lists mandatory at the highest level.

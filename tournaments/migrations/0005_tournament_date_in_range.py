@@ -27,4 +27,8 @@ class Migration(migrations.Migration):
             model_name='tournament',
             constraint=models.CheckConstraint(condition=models.Q(('date__isnull', True), models.Q(('date__gte', datetime.date(2000, 1, 1)), ('date__lte', datetime.date(2100, 12, 31))), _connector='OR'), name='tournament_date_in_range'),
         ),
+        migrations.AlterModelOptions(
+            name='tournament',
+            options={'ordering': ['-date', 'name'], 'permissions': [('organise_tournaments', 'Can create tournaments and use the player registry'), ('official_representative', "Is an official representative: as an event's head judge, reads players' penalties from other events"), ('federation_staff', "Is federation staff: reads players' penalties from other events")], 'verbose_name': 'tournament', 'verbose_name_plural': 'tournaments'},
+        ),
     ]
