@@ -278,6 +278,28 @@ AUTHENTICATION_BACKENDS = [
 ]
 # Django's database sessions, read through a prepared query (core/prepared.py).
 SESSION_ENGINE = "core.sessions"
+
+
+def _session_hours() -> int:
+    raw = os.environ.get("DJANGO_SESSION_HOURS", "").strip() or "16"
+    if not raw.isdigit() or not 1 <= int(raw) <= 24 * 14:
+        raise ImproperlyConfigured(
+            f"DJANGO_SESSION_HOURS must be a whole number of hours from 1 to 336, not {raw!r}."
+        )
+    return int(raw)
+
+
+# A sign-in lasts an event day (16 hours by default), not Django's two weeks: the tablets are
+# shared and stay at the venue.
+SESSION_COOKIE_AGE = _session_hours() * 3600
+
+# Per-client limits of the pages anyone may open (core/throttle.py): (requests, seconds). A hall
+# of phones behind one Wi-Fi address shares a limit: 200 phones each opening a page every ten
+# seconds stay under the players' one.
+DESK_THROTTLES: dict[str, tuple[int, int]] = {
+    "players": (1500, 60),
+    "codes": (120, 60),
+}
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

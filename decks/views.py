@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from core.errors import DomainError
 from core.http import DeskRequest
 from core.inputs import parse_id
+from core.throttle import players_page
 from decks import selectors, services
 from decks.forms import (
     ChecklistForm,
@@ -326,6 +327,7 @@ def pick(request: DeskRequest, access: Access) -> HttpResponse:
     )
 
 
+@players_page("codes")
 def submit(request: HttpRequest, slug: str) -> HttpResponse:
     """A player's own list with their personal code: no account, no other player's list shown."""
     tournament = Tournament.objects.filter(slug=slug).first()
