@@ -89,3 +89,15 @@ def test_a_sign_in_lasts_an_event_day_by_default_and_is_configurable(tmp_path):
     assert run_python(ask, data_dir=tmp_path, DJANGO_SESSION_HOURS="10").stdout.strip() == "36000"
     refused = run_python(ask, data_dir=tmp_path, DJANGO_SESSION_HOURS="0")
     assert "DJANGO_SESSION_HOURS must be a whole number of hours from 1 to 336" in refused.stderr
+
+
+def test_a_tablet_s_sign_in_expires_after_the_event_day(client, db):
+    from tests.factories import UserFactory
+
+    UserFactory(username="tablet")
+
+    signed_in = client.post(reverse("login"), {"username": "tablet", "password": "desk-pass-123"})
+
+    assert signed_in.status_code == 302
+    assert client.session.get_expiry_age() == 16 * 3600
+    assert client.cookies["sessionid"]["max-age"] == 16 * 3600
