@@ -220,6 +220,8 @@ MIDDLEWARE = [
     "core.inputs.RefuseControlCharacters",
     "core.headers.PrivatePages",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # A GET that met a dead database connection runs once more on a new one (operations/retry.py).
+    "operations.retry.RetryReadOnDeadConnection",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]

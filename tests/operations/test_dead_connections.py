@@ -126,3 +126,20 @@ def test_the_500_page_reads_neither_the_database_nor_the_session(db, django_asse
     body = response.content.decode()
     assert "Что-то пошло не так" in body
     assert 'id="request-id">abc123<' in body
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="pg_terminate_backend")
+def test_a_page_read_on_a_connection_that_died_is_read_again_once(transactional_db):
+    """The test client keeps its connection between requests (Django's test client does not
+    close it), so ending it between two requests is a restart during the second."""
+    desk = Desk.create(players=2)
+    client = Client()
+    client.force_login(desk.floor)
+    home = reverse("judging:judge-home", args=[desk.tournament.slug])
+    assert client.get(home).status_code == 200
+
+    assert _terminate_every_other_backend() >= 1
+    response = client.get(home)
+
+    assert response.status_code == 200
+    assert desk.tournament.name in response.content.decode()
