@@ -43,7 +43,10 @@ def test_impossible_days_and_deadlines_saved_earlier_are_moved_or_cleared():
             level="amateur",
             uses_decklists=True,
         )
-        deck_format = DeckFormat.objects.first()
+        # A transactional test before this one may have emptied the shipped formats.
+        deck_format, _made = DeckFormat.objects.get_or_create(
+            slug="bounds-format", defaults={"name": "Формат", "kind": "constructed"}
+        )
         DeckRules.objects.create(
             tournament=slipped,
             format=deck_format,
