@@ -70,3 +70,31 @@ def test_a_sign_in_reaches_the_audit_trail_with_its_address(client, db, caplog):
     assert [r.getMessage() for r in caplog.records if r.name == "desk.audit"] == [
         "Signed in: 'anna' from 10.0.0.7"
     ]
+
+
+def test_a_result_correction_reaches_the_audit_trail_once_committed(
+    desk, caplog, django_capture_on_commit_callbacks
+):
+    from tournaments import services
+
+    desk.pair((0, 1), (2, 3))
+    match = desk.match_of(0)
+    services.enter_result(match=match, player1_wins=2, player2_wins=0)
+    with (
+        caplog.at_level(logging.INFO, logger="desk.audit"),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        services.correct_result(
+            match=match,
+            player1_wins=0,
+            player2_wins=2,
+            draws=0,
+            reason="перепутали игроков",
+            corrected_by=desk.head,
+        )
+
+    audit = [r.getMessage() for r in caplog.records if r.name == "desk.audit"]
+    assert audit == [
+        f"Result of match {match.pk} corrected by {desk.head.username}: 2-0-0 -> 0-2-0; "
+        "reason: 'перепутали игроков'"
+    ]
