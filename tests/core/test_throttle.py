@@ -2,20 +2,12 @@
 words; a sign-in that lasts an event day."""
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
 from floor import services
 from tests.factories import Desk
 from tests.processes import run_python
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture
