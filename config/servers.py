@@ -16,8 +16,11 @@ import uvicorn
 @contextmanager
 def asgi_server_thread() -> Iterator[tuple[str, int]]:
     """Yield the base URL and the port; stop the server (and its event streams) on exit."""
+    from django.conf import settings
+
     from config.asgi import application
     from judging.live import hub
+    from operations.network import proxy_options
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -31,6 +34,7 @@ def asgi_server_thread() -> Iterator[tuple[str, int]]:
             lifespan="off",
             # Open event streams never end by themselves; do not wait for them at shutdown.
             timeout_graceful_shutdown=1,
+            **proxy_options(settings.DESK_TRUSTED_PROXIES),  # type: ignore[arg-type]
         )
     )
     thread = threading.Thread(target=server.run, daemon=True)

@@ -7,6 +7,7 @@ variable is wrong: a venue laptop must not start with half a configuration.
 
 import contextlib
 import datetime
+import ipaddress
 import os
 import secrets
 import warnings
@@ -75,6 +76,18 @@ def _adopt_old_file(name: str, new_name: str = "") -> None:
 
 DATA_DIR = _data_dir()
 LOG_DIR = DATA_DIR / "logs"
+
+
+def _min_free_bytes() -> int:
+    raw = os.environ.get("DJANGO_MIN_FREE_MB", "").strip() or "100"
+    if not raw.isdigit():
+        raise ImproperlyConfigured(f"DJANGO_MIN_FREE_MB must be a whole number, not {raw!r}.")
+    return int(raw) * 1_000_000
+
+
+# Below this much free space in the data folder /healthz reports the disk full (before a submit,
+# a backup or the log fails on it).
+DESK_MIN_FREE_BYTES = _min_free_bytes()
 BACKUP_DIR = DATA_DIR / "backups"
 # On SQLite a snapshot is taken each time a round is published; the newest this many are kept
 # (0: none). `manage.py backup` files are never deleted.
@@ -94,13 +107,23 @@ DEBUG = env_flag("DJANGO_DEBUG", default=False)
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 
+# psycopg's pool on PostgreSQL. With CONN_HEALTH_CHECKS (below) Django gives it
+# ``check=ConnectionPool.check_connection``: a cheap query on a connection before the pool hands
+# it out, and a new connection in place of a dead one. After a restart of PostgreSQL every pooled
+# connection is dead, and without the check the next submits failed on them. Nothing has been
+# written on a connection when it is checked, so taking another is a safe retry.
+DESK_DATABASE_POOL: dict[str, object] = {"min_size": 2, "max_size": 20, "timeout": 20}
 DEFAULT_DATABASE_URL = f"sqlite:///{DATA_DIR / 'db.sqlite3'}"
 if not os.environ.get("DATABASE_URL"):
     for _suffix in ("", "-wal", "-shm"):
         _adopt_old_file(f"db.sqlite3{_suffix}")
 _database_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
 try:
-    DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=0)}
+    # A connection kept from an earlier request is checked before use (a restarted database
+    # leaves every kept connection dead): Django's check for its own persistent connections.
+    DATABASES = {
+        "default": dj_database_url.parse(_database_url, conn_max_age=0, conn_health_checks=True)
+    }
 except ValueError as error:
     raise ImproperlyConfigured(f"DATABASE_URL is not a valid database URL: {error}") from error
 if DATABASES["default"]["ENGINE"] not in {
@@ -127,11 +150,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     # A pool instead of a new connection per request (half the cost of a submit on PostgreSQL).
     # The LISTEN connection of judging.live is its own, outside the pool.
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 2,
-        "max_size": 20,
-        "timeout": 20,
-    }
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = dict(DESK_DATABASE_POOL)
     # The values travel apart from the SQL, and a statement run a few times on a connection is
     # prepared there: a queryset of the hot path compiles to the same SQL text on every request,
     # so PostgreSQL plans each once per pooled connection instead of once per request. Both
@@ -204,6 +223,8 @@ MIDDLEWARE = [
     "core.inputs.RefuseControlCharacters",
     "core.headers.PrivatePages",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # A GET that met a dead database connection runs once more on a new one (operations/retry.py).
+    "operations.retry.RetryReadOnDeadConnection",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -263,11 +284,35 @@ AUTHENTICATION_BACKENDS = [
 ]
 # Django's database sessions in the desk's own table (core/sessions.py says why).
 SESSION_ENGINE = "core.sessions"
+
+
+def _session_hours() -> int:
+    raw = os.environ.get("DJANGO_SESSION_HOURS", "").strip() or "16"
+    if not raw.isdigit() or not 1 <= int(raw) <= 24 * 14:
+        raise ImproperlyConfigured(
+            f"DJANGO_SESSION_HOURS must be a whole number of hours from 1 to 336, not {raw!r}."
+        )
+    return int(raw)
+
+
+# A sign-in lasts an event day (16 hours by default), not Django's two weeks: the tablets are
+# shared and stay at the venue.
+SESSION_COOKIE_AGE = _session_hours() * 3600
+
+# Per-client limits of the pages anyone may open (core/throttle.py): (requests, seconds). A hall
+# of phones behind one Wi-Fi address shares a limit: 200 phones each opening a page every ten
+# seconds stay under the players' one.
+DESK_THROTTLES: dict[str, tuple[int, int]] = {
+    "players": (1500, 60),
+    "codes": (120, 60),
+}
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "config/locked_out.html"
+# The address the server resolved (core/clients.py), never a header the client may write.
+AXES_CLIENT_IP_CALLABLE = "core.clients.client_address"
 
 LANGUAGE_CODE = "ru"
 LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
@@ -321,6 +366,26 @@ def _proxy_ssl_header() -> tuple[str, str] | None:
     return ("HTTP_" + name.upper().replace("-", "_"), "https")
 
 
+def _trusted_proxies() -> list[str]:
+    trusted = []
+    for entry in os.environ.get("DJANGO_TRUSTED_PROXIES", "").split(","):
+        if not entry.strip():
+            continue
+        try:
+            trusted.append(str(ipaddress.ip_network(entry.strip(), strict=False)))
+        except ValueError:
+            raise ImproperlyConfigured(
+                "DJANGO_TRUSTED_PROXIES must list IP addresses or networks separated by commas "
+                f"(such as 127.0.0.1 or 10.0.0.0/24), not {entry.strip()}."
+            ) from None
+    return trusted
+
+
+# The reverse proxies whose X-Forwarded-For names the client (none by default): the server then
+# takes the client's address from the header on requests from them only (operations/network.py).
+DESK_TRUSTED_PROXIES = _trusted_proxies()
+
+
 def _hsts_seconds() -> int:
     raw = os.environ.get("DJANGO_HSTS_SECONDS", "").strip()
     if not raw:
@@ -364,16 +429,17 @@ if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
     raise ImproperlyConfigured(
         f"DJANGO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}."
     )
-try:
+# A log folder that cannot be made does not stop the desk: the file handler then says so on the
+# console and logs there only, and /healthz reports it (operations/logs.py).
+with contextlib.suppress(OSError):
     LOG_DIR.mkdir(parents=True, exist_ok=True)
-except OSError as error:
-    raise ImproperlyConfigured(f"The log folder {LOG_DIR} cannot be created: {error}") from error
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
         "request_id": {"()": "operations.logs.RequestIdFilter"},
         "without_traceback": {"()": "operations.logs.WithoutTraceback"},
+        "quiet_not_found": {"()": "operations.logs.QuietNotFound"},
     },
     "formatters": {
         "line": {
@@ -388,10 +454,23 @@ LOGGING = {
             "formatter": "line",
         },
         "file": {
-            "class": "concurrent_log_handler.ConcurrentRotatingFileHandler",
+            # The rotating file, or the console alone (and a line saying so) when the file
+            # cannot be written: a full disk, a read-only data folder (operations/logs.py).
+            "class": "operations.logs.FileOrConsoleHandler",
             "filename": str(LOG_DIR / "desk.log"),
             "maxBytes": 5 * 1024 * 1024,
             "backupCount": 10,
+            "encoding": "utf-8",
+            "filters": ["request_id"],
+            "formatter": "line",
+        },
+        # The audit trail (operations/audit.py) apart from the request lines, so request noise
+        # cannot rotate it away; large, and kept long.
+        "audit": {
+            "class": "operations.logs.FileOrConsoleHandler",
+            "filename": str(LOG_DIR / "audit.log"),
+            "maxBytes": 20 * 1024 * 1024,
+            "backupCount": 50,
             "encoding": "utf-8",
             "filters": ["request_id"],
             "formatter": "line",
@@ -405,6 +484,10 @@ LOGGING = {
         "django.security.DisallowedHost": {"filters": ["without_traceback"]},
         # django-axes announces its own version at every start, before any command's output.
         "axes.apps": {"level": "WARNING"},
+        # Also in the console and desk.log (propagated), and in a file of its own.
+        "desk.audit": {"handlers": ["audit"], "level": "INFO", "propagate": True},
+        # A 404 for a long or repeated made-up path: one short line (operations/logs.py).
+        "django.request": {"filters": ["quiet_not_found"]},
     },
 }
 # --- end of the logging block ---------------------------------------------------------------------

@@ -1,10 +1,13 @@
 """Forms of the deck screens: the shape of the input; the services rule."""
 
+import datetime
 from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.bounds import BoundedDateTimeField, near_event
+from core.uploads import UploadField
 from decks.models import CardPool, DeckFormat
 from decks.parsing import MAX_COPIES
 from decks.rules import ListedCard
@@ -53,7 +56,7 @@ class SubmitForm(forms.Form):
 
 class PoolForm(forms.Form):
     name = forms.CharField(label=_("Name of the pool"), max_length=200, required=False)
-    file = forms.FileField(
+    file = UploadField(
         label=_("CSV file"),
         help_text=_(
             "Columns: name, set, features (such as «Орда»), formats where legal (empty: every "
@@ -85,12 +88,25 @@ class RulesForm(forms.Form):
     self_submission = forms.BooleanField(
         label=_("Players may submit their own list with a personal code"), required=False
     )
-    deadline = forms.DateTimeField(
+    deadline = BoundedDateTimeField(
         label=_("Deck list deadline"),
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         help_text=_("Empty: lists lock when the first round is paired."),
     )
+
+    def __init__(self, *args: Any, event_day: datetime.date | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.event_day = event_day
+
+    def clean_deadline(self) -> datetime.datetime | None:
+        deadline: datetime.datetime | None = self.cleaned_data["deadline"]
+        if deadline is not None and self.event_day and not near_event(deadline, self.event_day):
+            raise forms.ValidationError(
+                _("The deadline must be within a year of the tournament's day."),
+                code="far_from_event",
+            )
+        return deadline
 
 
 class PickForm(forms.Form):

@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from core.bounds import moments_constraint
 from tournaments.models import Format, Registration, Round, Tournament
 
 
@@ -113,6 +114,13 @@ class DeckRules(models.Model):
     class Meta:
         verbose_name = _("deck rules")
         verbose_name_plural = _("deck rules")
+        constraints = [
+            # A moment both databases store and read back (core/bounds.py): year 1 once saved
+            # on PostgreSQL took every deck page down.
+            models.CheckConstraint(
+                condition=moments_constraint("deadline"), name="deck_deadline_in_range"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.format}"

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from core.errors import DomainError
 from core.http import DeskRequest
 from core.inputs import parse_id
+from core.throttle import players_page
 from decks import selectors, services
 from decks.forms import (
     ChecklistForm,
@@ -98,7 +99,9 @@ def _rules_page(
 @staff_view(ORGANISER)
 def rules_edit(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
-    form = RulesForm(request.POST or None, initial=_rules_initial(tournament))
+    form = RulesForm(
+        request.POST or None, initial=_rules_initial(tournament), event_day=tournament.date
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -324,6 +327,7 @@ def pick(request: DeskRequest, access: Access) -> HttpResponse:
     )
 
 
+@players_page("codes")
 def submit(request: HttpRequest, slug: str) -> HttpResponse:
     """A player's own list with their personal code: no account, no other player's list shown."""
     tournament = Tournament.objects.filter(slug=slug).first()

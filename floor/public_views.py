@@ -10,8 +10,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from core.clients import client_address
 from core.errors import DomainError
 from core.http import message_refusal
+from core.throttle import players_page
 from floor import selectors, services
 from floor.forms import PlayerSearchForm
 from floor.models import PublicPages
@@ -32,6 +34,7 @@ def _pages(token: str) -> PublicPages:
     return pages
 
 
+@players_page("players")
 def public_home(request: HttpRequest, token: str) -> HttpResponse:
     """The current round's pairings, searchable by name; the standings once published."""
     pages = _pages(token)
@@ -61,6 +64,7 @@ def public_home(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "floor/public_home.html", context)
 
 
+@players_page("players")
 def public_clock(request: HttpRequest, token: str) -> HttpResponse:
     pages = _pages(token)
     context = {
@@ -90,6 +94,7 @@ def _table_context(pages: PublicPages, table: int) -> dict[str, object]:
     }
 
 
+@players_page("players")
 def table_page(request: HttpRequest, token: str, table: int) -> HttpResponse:
     """A table's page, reached by the QR code on its match slip: the players, the clock, and
     the "Call a judge" button."""
@@ -101,6 +106,7 @@ def table_page(request: HttpRequest, token: str, table: int) -> HttpResponse:
 
 
 @require_POST
+@players_page("players")
 def call_judge(request: HttpRequest, token: str, table: int) -> HttpResponse:
     pages = _pages(token)
     _table_context(pages, table)  # an unknown table is a 404 like an unknown token
@@ -108,7 +114,7 @@ def call_judge(request: HttpRequest, token: str, table: int) -> HttpResponse:
         services.call_judge(
             tournament=pages.tournament,
             table=table,
-            caller=services.caller_key(request.META.get("REMOTE_ADDR", "")),
+            caller=services.caller_key(client_address(request) or ""),
         )
     except DomainError as error:
         if _htmx(request):

@@ -2,6 +2,7 @@
 and the event stream that keeps every open page current."""
 
 import datetime
+import logging
 from collections.abc import Iterable, Mapping
 
 from asgiref.sync import sync_to_async
@@ -29,6 +30,9 @@ from judging.penalties import Rank
 from players.selectors import suspension_in_force
 from tournaments.access import Access, staff_view, tournament_access
 from tournaments.models import Registration, StaffRole
+from tournaments.permissions import may_read_history_elsewhere
+
+audit_logger = logging.getLogger("desk.audit")
 
 HEAD = StaffRole.HEAD_JUDGE
 LOG_PAGE_SIZE = 100
@@ -253,11 +257,20 @@ def player_page(request: DeskRequest, access: Access, registration_id: int) -> H
         pk=registration_id,
         tournament=access.tournament,
     )
-    elsewhere = (
-        selectors.player_records_elsewhere(registration=registration)
-        if access.is_head_judge
-        else []
+    elsewhere: list[PenaltyRecord] = []
+    reads_elsewhere = may_read_history_elsewhere(
+        user=request.user, tournament=access.tournament, is_head_judge=access.is_head_judge
     )
+    if reads_elsewhere:
+        elsewhere = selectors.player_records_elsewhere(registration=registration)
+        # Each reading of another event's penalties is on the audit trail.
+        audit_logger.info(
+            "Penalties from other events of player %s read by %s at tournament %s (%s records)",
+            registration.player_id,
+            request.user.get_username(),
+            access.tournament.slug,
+            len(elsewhere),
+        )
     return render(
         request,
         "judging/player_detail.html",
@@ -267,6 +280,7 @@ def player_page(request: DeskRequest, access: Access, registration_id: int) -> H
             "registration": registration,
             "records": list(selectors.records_of(registration=registration).order_by("-id")),
             "elsewhere": elsewhere,
+            "reads_elsewhere": reads_elsewhere,
             "suspension": suspension_in_force(player=registration.player, day=timezone.localdate()),
             "panels": panels.panels_for(registration=registration),
         },

@@ -59,7 +59,7 @@ def _build(*, tournament_id: int, what: str, extension: str, language: str, path
     from django.utils import translation
 
     from judging.report.formats import csv_pieces, write_whole_workbook, write_xlsx
-    from judging.report.tables import TABLES
+    from judging.report.sections import export_table
     from tournaments.models import Tournament
 
     try:
@@ -69,7 +69,11 @@ def _build(*, tournament_id: int, what: str, extension: str, language: str, path
                 # The whole report as one workbook (only as XLSX; the view checks).
                 write_whole_workbook(tournament=tournament, target=handle)
                 return
-            table = TABLES[what](tournament=tournament)
+            make_table = export_table(what)
+            if make_table is None:
+                # The view refuses an unknown key before starting a process; this is a bug.
+                raise LookupError(f"no export {what!r}")
+            table = make_table(tournament=tournament)
             if extension == "csv":
                 for piece in csv_pieces(table):
                     handle.write(piece)

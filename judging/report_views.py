@@ -88,7 +88,7 @@ def report_export(
     ``report`` as ``xlsx``, one sheet per part."""
     tournament = access.tournament
     whole = what == "report" and extension == "xlsx"
-    make_table = None if whole else report.TABLES.get(what) or report.section_table(what)
+    make_table = None if whole else report.export_table(what)
     if not whole and (make_table is None or extension not in ("csv", "xlsx")):
         raise Http404
     if settings.DESK_EXPORT_PROCESSES and isinstance(request, ASGIRequest):

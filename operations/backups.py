@@ -21,6 +21,8 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 logger = logging.getLogger("desk.backups")
+# A restore replaces every record: it belongs to the audit trail (its own file).
+audit_logger = logging.getLogger("desk.audit")
 
 PREFIX = "desk-"
 ROUND_PREFIX = "desk-round-"
@@ -83,6 +85,7 @@ def restore_backup(path: Path) -> None:
     else:
         connection.close()  # pg_restore drops the tables: hold no connection to them.
         _run_pg("pg_restore", "--clean", "--if-exists", "--no-owner", "--no-privileges", path)
+    audit_logger.warning("The database was restored from the backup %s", path.name)
 
 
 def check_backup(path: Path) -> None:

@@ -86,3 +86,12 @@ def _is_loopback(host: str) -> bool:
 def _as_host(address: str) -> str:
     """An IPv6 address in a URL or a Host header is written in brackets."""
     return f"[{address}]" if ":" in address and not address.startswith("[") else address
+
+
+def proxy_options(trusted: list[str]) -> dict[str, object]:
+    """uvicorn's options for the client address: ``X-Forwarded-For`` is read only from the named
+    proxies. uvicorn's default trusts 127.0.0.1, which made any client's header the address the
+    limits counted whenever the server listened behind nothing at all."""
+    if not trusted:
+        return {"proxy_headers": False, "forwarded_allow_ips": ""}
+    return {"proxy_headers": True, "forwarded_allow_ips": ",".join(trusted)}

@@ -34,6 +34,15 @@ def _exports_in_the_server_process(settings):
 
 
 @pytest.fixture(autouse=True)
+def _fresh_throttles():
+    # The per-client limits count in the process's cache (core/throttle.py), and every test
+    # client is 127.0.0.1: one test's requests must not use up the next one's.
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     # The real hasher is slow by design; tests create many users and prove nothing about hashing.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -7,7 +7,9 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core import validators
 from django.utils.translation import gettext_lazy as _
 
+from core.bounds import validate_day
 from core.inputs import IdField
+from core.uploads import UploadField
 from tournaments.models import (
     BEST_OF,
     Level,
@@ -59,6 +61,9 @@ class TournamentForm(forms.ModelForm):
             initial=3,
             error_messages={"invalid_choice": _("A match is best of 1, 3 or 5 games.")},
         )
+        # Year 1 or 9999 parses as a date but is no event's day (see core/bounds.py).
+        self.fields["date"].validators.append(validate_day)
+        self.fields["date"].widget.attrs.update({"min": "2000-01-01", "max": "2100-12-31"})
         for name in ("round_minutes", "rounds_planned"):
             field = self.fields[name]
             field.validators.append(validators.MinValueValidator(1))
@@ -141,10 +146,11 @@ class PlayerForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(
+    # Refused by its size before it is read (core/uploads.py).
+    file = UploadField(
         label=_("CSV file"),
         help_text=_(
-            "Columns: name, membership id, city. Comma or semicolon; UTF-8 or Windows-1251."
+            "Columns: name, membership id, city. Comma or semicolon; UTF-8, UTF-16 or Windows-1251."
         ),
     )
 

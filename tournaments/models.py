@@ -11,6 +11,7 @@ from django.db.models import OuterRef, Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from core.bounds import days_constraint
 from players.models import Player
 
 
@@ -77,6 +78,14 @@ class Tournament(models.Model):
         # Given by the operator through the "organisers" group (see tournaments/permissions.py).
         permissions = [
             ("organise_tournaments", "Can create tournaments and use the player registry"),
+            # Given by the operator (tournaments/permissions.py): a player's penalties at other
+            # events are read by the federation's people only, never by whoever set up an event.
+            (
+                "official_representative",
+                "Is an official representative: as an event's head judge, reads players' "
+                "penalties from other events",
+            ),
+            ("federation_staff", "Is federation staff: reads players' penalties from other events"),
         ]
         constraints = [
             # The guideline makes deck lists mandatory at the highest level.
@@ -85,6 +94,10 @@ class Tournament(models.Model):
                 name="highest_level_uses_decklists",
             ),
             models.CheckConstraint(condition=Q(best_of__gte=1), name="best_of_at_least_one"),
+            # A day both databases store and read back (core/bounds.py).
+            models.CheckConstraint(
+                condition=days_constraint("date"), name="tournament_date_in_range"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -14,13 +14,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
+from core.uploads import UnreadableUpload, decode_upload
 from players import services as player_services
 from players.models import Player
 from tournaments import services
 from tournaments.models import Registration, Tournament, TournamentStatus
 
 HEADER_WORDS = {"name", "имя", "игрок", "фио", "membership", "членский", "номер", "id"}
-MAX_FILE_BYTES = 2_000_000
 
 
 @dataclass
@@ -33,21 +33,14 @@ class ImportReport:
         return not self.errors
 
 
-def decode(content: bytes) -> str:
-    """UTF-8 (with or without the BOM spreadsheets add), else the Windows Cyrillic code page."""
-    try:
-        return content.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return content.decode("cp1251")
-
-
 def read_upload(content: bytes) -> tuple[list[tuple[int, list[str]]], str | None]:
-    """The rows of an uploaded CSV file (players, a card pool), or why it cannot be read."""
-    if len(content) > MAX_FILE_BYTES:
-        return [], _("The file is too large (at most 2 MB).")
+    """The rows of an uploaded CSV file (players, a card pool), or why it cannot be read (its
+    size, encoding and characters are checked by ``core.uploads.decode_upload``)."""
     try:
-        return parse_rows(decode(content)), None
-    except (UnicodeDecodeError, csv.Error) as error:
+        return parse_rows(decode_upload(content)), None
+    except UnreadableUpload as refused:
+        return [], refused.message
+    except csv.Error as error:
         return [], _("The file cannot be read as CSV: %(error)s") % {"error": error}
 
 

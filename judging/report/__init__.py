@@ -44,6 +44,7 @@ from judging.report.reads import (
 )
 from judging.report.sections import (
     ReportSection,
+    export_table,
     register_section,
     registered_sections,
     section_table,
@@ -76,6 +77,7 @@ __all__ = [
     "build_report",
     "csv_pieces",
     "export_filename",
+    "export_table",
     "html_pieces",
     "in_language",
     "neutralise_formulas",

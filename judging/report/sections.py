@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.utils.functional import Promise
 
-from judging.report.tables import Table
+from judging.report.tables import TABLES, Table
 from tournaments.models import Tournament
 
 
@@ -56,6 +56,13 @@ def registered_sections() -> list[ReportSection]:
 def section_table(key: str) -> Callable[..., Table] | None:
     section = _sections.get(key)
     return section.table if section is not None else None
+
+
+def export_table(key: str) -> Callable[..., Table] | None:
+    """The table exported at ``report/<key>.csv|xlsx``: the report's own (penalties, standings)
+    or a registered section's. The view and the export process both ask this one function, so
+    a section exported in tests is exported under ``serve`` too."""
+    return TABLES.get(key) or section_table(key)
 
 
 def read_sections(*, tournament: Tournament, whole: bool) -> list[tuple[ReportSection, object]]:

@@ -28,6 +28,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.urls.exceptions import NoReverseMatch
 from django.utils.functional import cached_property
 
+from core.uploads import MAX_UPLOAD_BYTES
 from decks.services import save_decklist
 from floor import services as floor_services
 from tests.factories import Desk
@@ -36,7 +37,20 @@ HUGE = "9" * 4301  # past the 4,300 digits int() takes
 # Control characters are refused for the whole request at once: each form meets them in every
 # field together; each field alone meets the rest.
 CONTROL_VALUES = ["Иван\x00", "\x1b[31m"]
-FIELD_VALUES = [HUGE, "9" * 30, "-1", "1.5", "x" * 5000, ""]
+# Dates at the edges of the calendar: year 1 (a date field; a date-time field reads it as
+# midnight) and 9999 (a date-time field's), which once saved broke every page that read them.
+FIELD_VALUES = [HUGE, "9" * 30, "-1", "1.5", "x" * 5000, "", "0001-01-01", "9999-12-31T23:59"]
+# The contents an upload field meets: a spreadsheet's UTF-16 text, a NUL, an undecodable byte,
+# one byte over the size limit.
+FILE_VALUES = [
+    "Анна;BH-1;Москва\n".encode("utf-16"),
+    b"a;b\x00\n",
+    b"\x98\x98\n",
+    b"x" * (MAX_UPLOAD_BYTES + 1),
+    *(value.encode() for value in ["x" * 5000, "", HUGE]),
+]
+# X-Forwarded-For as a client may forge it: it must never be read (core/clients.py).
+FORWARDED_VALUES = ["\x00", "999.1.1.1, ::1, " + "x" * 3000, "203.0.113.7"]
 QUERY_VALUES = ["\x00", "\x1b", HUGE, "9" * 30, "-1", "abc", "²", "x" * 5000, "", [HUGE, "1"]]
 # For a URL no page of the role posts to: every known field at once.
 FEW_BAD_VALUES = ["\x00", HUGE, "x" * 5000, "-1"]
@@ -187,7 +201,7 @@ def make_world() -> World:
         "match_id": [str(match.pk)],
         "record_id": [str(record.pk)],
         "action": ["confirm", "decline", "amend", "revoke", "keep", "\x00"],
-        "what": ["penalties", "standings"],
+        "what": ["penalties", "standings", "decks", "calls", "extensions", "report"],
         "extension": ["csv", "xlsx"],
         "token": [token, "unknown-token"],
         "table": ["1", "9" * 30],
@@ -306,6 +320,11 @@ def walk(
         recording_queries.read = set()
         response = client(role).get(url, {"probe": "1"})
         check(response, f"GET {url} as {role}")
+        for forwarded in FORWARDED_VALUES:
+            check(
+                client(role).get(url, HTTP_X_FORWARDED_FOR=forwarded),
+                f"GET {url} X-Forwarded-For={forwarded!r:.20} as {role}",
+            )
         if response.status_code != 200:
             # Turned away before any parameter is read: one try with everything bad is enough.
             check(client(role).get(url, {"q": "\x00", "round": HUGE}), f"GET {url} as {role}")
@@ -339,12 +358,13 @@ def walk(
                 continue
             walked.add((url, *shape))
             for name in [*form.fields, *form.files]:
-                for value in FIELD_VALUES:
+                values: list[str | bytes] = [*(FILE_VALUES if name in form.files else FIELD_VALUES)]
+                for value in values:
                     data: dict[str, object] = dict(form.fields)
                     if "client_key" in data:
                         data["client_key"] = str(uuid.uuid4())
-                    if name in form.files:
-                        data[name] = SimpleUploadedFile("x.csv", value.encode("utf-8"))
+                    if isinstance(value, bytes):
+                        data[name] = SimpleUploadedFile("x.csv", value)
                     else:
                         data[name] = value
                     what = f"POST {url} {name}={value!r:.20} as {role}"

@@ -166,12 +166,16 @@ def test_a_floor_judge_cannot_act_as_head_judge(client, desk, action):
     assert client.get(url("console", desk)).status_code == 403
 
 
-def test_the_player_page_shows_earlier_tournaments_to_the_head_judge_only(client, db):
+def test_the_player_page_shows_earlier_tournaments_to_the_official_head_judge_only(client, db):
+    """Only an official representative as head judge (tournaments/permissions.py)."""
+    from tournaments.permissions import make_official_representative
+    from tournaments.services import register_player
+
     earlier = Desk.create()
     earlier.pair((0, 1), (2, 3))
     earlier.issue(0, "1.4")
-    desk = Desk.create(players=0)
-    from tournaments.services import register_player
+    desk = Desk.create(players=0, head_judge_is_official=True)
+    make_official_representative(desk.head)
 
     registration = register_player(tournament=desk.tournament, player=earlier.players[0].player)
 

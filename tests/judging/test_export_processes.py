@@ -81,3 +81,32 @@ def test_an_export_process_yields_the_cpu_to_the_server(asgi_server, settings):
     exporting = export_processes._pool().submit(os.nice, 0).result(timeout=30)
 
     assert exporting >= min(os.nice(0) + export_processes.EXPORT_NICENESS, 19)
+
+
+def test_every_report_section_downloads_whole_from_an_export_process(asgi_server, settings):
+    """Every key the report exports (its own tables and the sections other apps register: deck
+    lists, calls, extensions) goes through the export process under the server, as under
+    ``serve``, and gives the bytes the server's own thread gives."""
+    from judging.report import TABLES, registered_sections
+
+    organiser = Organiser()
+    event, client, session = organiser.event, organiser.client, organiser.session
+    keys = [*TABLES, *(section.key for section in registered_sections() if section.exported)]
+    assert {"penalties", "standings", "decks", "calls", "extensions"} <= set(keys)
+    in_server = {
+        (key, extension): body(client.get(export_url(event.desk, key, extension)))
+        for key in keys
+        for extension in ("csv", "xlsx")
+    }
+    settings.DESK_EXPORT_PROCESSES = 1
+
+    for (key, extension), expected in in_server.items():
+        headers, content = download(asgi_server, export_url(event.desk, key, extension), session)
+
+        assert headers["Content-Disposition"] == (
+            f'attachment; filename="{event.desk.tournament.slug}-{key}.{extension}"'
+        ), key
+        if extension == "csv":
+            assert content == expected, key
+        else:
+            assert read_xlsx(content) == read_xlsx(expected), key

@@ -1,5 +1,6 @@
 """Backups into the data folder and restoring one: every record, history entry and result back."""
 
+import logging
 import os
 import sqlite3
 import subprocess
@@ -47,7 +48,7 @@ def an_event_in_progress(desk):
 
 
 def test_a_restored_backup_has_every_record_history_entry_and_result(
-    transactional_db, desk, backups, capsys
+    transactional_db, desk, backups, capsys, caplog
 ):
     an_event_in_progress(desk)
     before = contents()
@@ -60,10 +61,15 @@ def test_a_restored_backup_has_every_record_history_entry_and_result(
     services.revoke_penalty(record=later, author=desk.head, reason="ошибка")
     assert contents() != before
 
-    call_command("restore", str(backup), "--yes")
+    with caplog.at_level(logging.INFO, logger="desk.audit"):
+        call_command("restore", str(backup), "--yes")
 
     assert contents() == before
     assert before["records"] and before["history"] and before["games"]
+    # A restore replaces every record: it is on the audit trail.
+    assert [r.getMessage() for r in caplog.records if r.name == "desk.audit"][-1] == (
+        f"The database was restored from the backup {backup.name}"
+    )
     out = capsys.readouterr().out
     assert f"Восстановлено из {backup.name}." in out
     safety = next(backups.glob("desk-before-restore-*"))

@@ -1,16 +1,23 @@
 """Creating tournaments, the player registry and a player's other tournaments are given by the
 operator, not to every account."""
 
+import logging
+
 import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from judging.models import PenaltyRecord
 from players.models import Player
-from tests.factories import Desk, PlayerFactory, UserFactory
+from tests.factories import Desk, PlayerFactory, TournamentFactory, UserFactory
 from tournaments import services
-from tournaments.models import Tournament
-from tournaments.permissions import ORGANISE, make_organiser
+from tournaments.models import StaffRole, Tournament
+from tournaments.permissions import (
+    ORGANISE,
+    make_federation_staff,
+    make_official_representative,
+    make_organiser,
+)
 
 NEW_TOURNAMENT = {
     "slug": "cup-1",
@@ -139,8 +146,62 @@ def _player_page(client, desk, index=0):
     ).content.decode()
 
 
-def test_the_head_judge_sees_the_players_other_tournaments(client, desk, elsewhere):
+def test_an_official_head_judge_sees_the_players_other_tournaments_and_it_is_logged(
+    client, desk, elsewhere, caplog
+):
+    desk.tournament.head_judge_is_official = True
+    desk.tournament.save()
+    make_official_representative(desk.head)
     client.force_login(desk.head)
+
+    with caplog.at_level(logging.INFO, logger="desk.audit"):
+        page = _player_page(client, desk)
+
+    assert elsewhere.tournament.name in page
+    audit = [r.getMessage() for r in caplog.records if r.name == "desk.audit"]
+    assert [line for line in audit if line.startswith("Penalties")] == [
+        f"Penalties from other events of player {desk.players[0].player_id} read by "
+        f"{desk.head.username} at tournament {desk.tournament.slug} (1 records)"
+    ]
+
+
+def test_a_head_judge_who_is_no_official_representative_does_not_see_them(client, desk, elsewhere):
+    """Ticking «the head judge is an official representative» on an event gives nothing."""
+    desk.tournament.head_judge_is_official = True
+    desk.tournament.save()
+    client.force_login(desk.head)
+
+    assert elsewhere.tournament.name not in _player_page(client, desk)
+
+
+def test_an_official_representative_at_an_event_without_one_does_not_see_them(
+    client, desk, elsewhere
+):
+    make_official_representative(desk.head)
+    client.force_login(desk.head)
+
+    assert elsewhere.tournament.name not in _player_page(client, desk)
+
+
+def test_an_organiser_who_made_themselves_head_judge_does_not_see_them(client, db, elsewhere):
+    """The review's attack: an organiser sets up an event, becomes its head judge, registers
+    the player from the registry and opens the player's page."""
+    organiser = UserFactory(username="ambitious")
+    make_organiser(organiser)
+    own = TournamentFactory(head_judge_is_official=True)
+    for role in (StaffRole.ORGANISER, StaffRole.HEAD_JUDGE):
+        services.add_staff(tournament=own, user=organiser, role=role)
+    registration = services.register_player(tournament=own, player=elsewhere.registration.player)
+    client.force_login(organiser)
+
+    page = client.get(reverse("judging:player", args=[own.slug, registration.pk])).content.decode()
+
+    assert elsewhere.tournament.name not in page
+
+
+def test_federation_staff_see_them_at_any_event_they_serve(client, desk, elsewhere):
+    make_federation_staff(desk.floor)
+    client.force_login(desk.floor)
 
     assert elsewhere.tournament.name in _player_page(client, desk)
 

@@ -117,6 +117,9 @@ class Command(BaseCommand):
                     log_config=None,
                     log_level="info",
                     timeout_graceful_shutdown=3,
+                    # X-Forwarded-For only from the proxies the operator named
+                    # (DJANGO_TRUSTED_PROXIES).
+                    **network.proxy_options(settings.DESK_TRUSTED_PROXIES),  # type: ignore[arg-type]
                 )
         except DataFolderInUse as error:
             raise CommandError(folder_in_use_message()) from error
