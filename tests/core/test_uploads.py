@@ -86,7 +86,17 @@ def test_the_player_import_takes_every_encoding(client, desk, encoding):
         {"file": SimpleUploadedFile("players.csv", ENCODINGS[encoding])},
     )
 
+    # The checked rows wait in the import's job; the worker's runner registers them.
+    from tournaments import jobs
+    from tournaments.models import Job
+
     assert response.status_code == 302
+    job = Job.objects.get()
+    assert [row[1:3] for row in job.payload["rows"]] == [
+        ["Анна Ёлкина", "BH-900"],
+        ["Борис", "BH-901"],
+    ]
+    jobs.run(job.pk)
     assert sorted(
         desk.tournament.registrations.values_list("player__name", "player__membership_id")
     ) == [("Анна Ёлкина", "BH-900"), ("Борис", "BH-901")]

@@ -511,7 +511,11 @@ def test_the_player_pages_earlier_tournaments_cost_the_same_for_one_record_and_t
     def with_elsewhere(count):
         earlier = served_records(count)
         player = earlier.players[0].player
+        # Only the federation's staff read a player's other events (issue 30): the head judge is.
+        from tournaments.permissions import make_federation_staff
+
         desk = Desk.create(players=2)
+        make_federation_staff(desk.head)
         registration = desk.players[0]
         registration.player = player
         registration.save(update_fields=["player"])
