@@ -3,6 +3,7 @@
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from decks.models import CardPool, DeckFormat
@@ -56,13 +57,24 @@ class PoolForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
         help_text=_(
-            "Columns: name, set, features (such as «Орда»), formats where legal (empty: every "
-            "format). Several features or formats in one cell: separate them with «;»."
+            "A header row names the columns, in any order: «название» (required), "
+            "«особенности» (such as «Орда»), «стихия», «тип» («герой» for a hero), «выпуск», "
+            "«запрещена в» or «разрешена в» (format names). Several values in one cell: separate "
+            "them with commas. Other columns, such as a deck builder's, are ignored."
         ),
     )
 
 
 class RulesForm(forms.Form):
+    """The deck rules; the pools offered are the organiser's own and the one in use."""
+
+    def __init__(self, *args: Any, pools: QuerySet[CardPool] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if pools is not None:
+            field = self.fields["pool"]
+            assert isinstance(field, forms.ModelChoiceField)
+            field.queryset = pools
+
     deck_format = forms.ModelChoiceField(
         label=_("Format"), queryset=DeckFormat.objects.all(), empty_label=None
     )
@@ -81,6 +93,10 @@ class RulesForm(forms.Form):
     )
     check_legality = forms.BooleanField(
         label=_("Cards must be legal in the format"), required=False
+    )
+    hero_rule = forms.BooleanField(
+        label=_("A list with a hero holds only the hero's element and neutral cards"),
+        required=False,
     )
     self_submission = forms.BooleanField(
         label=_("Players may submit their own list with a personal code"), required=False

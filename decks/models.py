@@ -18,6 +18,16 @@ class CardPool(models.Model):
 
     name = models.CharField(_("name"), max_length=200)
     is_demo = models.BooleanField(_("demo pool"), default=False)
+    # The organiser who imported it; their rules form offers only their own pools. Empty for a
+    # demo pool and for pools imported before pools had owners.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("organiser"),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -38,6 +48,11 @@ class Card(models.Model):
     features = models.JSONField(_("features"), default=list, blank=True)
     # Slugs of the formats where the card is legal; empty: legal in every format.
     legal_in = models.JSONField(_("legal in"), default=list, blank=True)
+    # Slugs of the formats where the card is banned, whatever ``legal_in`` says.
+    banned_in = models.JSONField(_("banned in"), default=list, blank=True)
+    # The card's elements (стихии) as the pool writes them; empty: the pool does not say.
+    elements = models.JSONField(_("elements"), default=list, blank=True)
+    is_hero = models.BooleanField(_("hero"), default=False)
 
     class Meta:
         ordering = ["pool", "name"]
@@ -72,6 +87,9 @@ class DeckFormat(models.Model):
         _("main and extra deck copies count together"), default=False
     )
     check_legality = models.BooleanField(_("cards must be legal in the format"), default=False)
+    hero_rule = models.BooleanField(
+        _("a list with a hero holds only the hero's element and neutral cards"), default=False
+    )
 
     class Meta:
         ordering = ["kind", "name"]
@@ -105,6 +123,9 @@ class DeckRules(models.Model):
         _("main and extra deck copies count together"), default=False
     )
     check_legality = models.BooleanField(_("cards must be legal in the format"), default=False)
+    hero_rule = models.BooleanField(
+        _("a list with a hero holds only the hero's element and neutral cards"), default=False
+    )
     self_submission = models.BooleanField(
         _("players may submit their own list with a personal code"), default=False
     )

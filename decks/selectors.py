@@ -7,6 +7,7 @@ from functools import cache, cached_property
 from typing import Any, overload
 from urllib.parse import urlencode
 
+from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -14,6 +15,7 @@ from django.utils.translation import gettext as _
 from decks.describe import describe
 from decks.models import (
     Card,
+    CardPool,
     DeckCheck,
     DeckFormat,
     DeckList,
@@ -21,7 +23,7 @@ from decks.models import (
     DeckRules,
     Finding,
 )
-from decks.parsing import CardInfo, ParsedLine, PoolIndex
+from decks.parsing import CardInfo, ParsedLine, PoolIndex, normalise
 from decks.rules import RuleSet
 from judging.models import PenaltyRecord
 from tournaments.models import Match, Registration, RegistrationStatus, Round, Tournament
@@ -34,7 +36,25 @@ RULE_FIELDS = (
     "lifting_feature",
     "combine_sections",
     "check_legality",
+    "hero_rule",
 )
+
+
+CARD_FIELDS = ("id", "name", "features", "legal_in", "banned_in", "elements", "is_hero")
+
+
+def format_names() -> dict[str, str]:
+    """Each format by its slug and by its name, normalised, to its slug (for pool files)."""
+    names: dict[str, str] = {}
+    for slug, name in DeckFormat.objects.values_list("slug", "name"):
+        names[normalise(slug)] = slug
+        names[normalise(name)] = slug
+    return names
+
+
+def pools_for(*, user: User, current: int | None) -> QuerySet[CardPool]:
+    """The pools an organiser may choose: their own, and the one the tournament uses now."""
+    return CardPool.objects.filter(Q(owner=user) | Q(pk=current))
 
 
 def default_format(*, tournament: Tournament) -> DeckFormat | None:
@@ -76,13 +96,16 @@ def card_info(card: Card) -> CardInfo:
         name=card.name,
         features=frozenset(card.features or ()),
         legal_in=frozenset(card.legal_in or ()),
+        banned_in=frozenset(card.banned_in or ()),
+        elements=frozenset(card.elements or ()),
+        is_hero=card.is_hero,
     )
 
 
 def pool_index(*, pool_id: int | None) -> PoolIndex:
     if pool_id is None:
         return PoolIndex()
-    cards = Card.objects.filter(pool_id=pool_id).only("id", "name", "features", "legal_in")
+    cards = Card.objects.filter(pool_id=pool_id).only(*CARD_FIELDS)
     return PoolIndex.of(card_info(card) for card in cards)
 
 

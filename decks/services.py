@@ -5,7 +5,6 @@ line-by-line messages) raised before anything is written.
 """
 
 import datetime
-import re
 import secrets
 import uuid
 from collections.abc import Mapping
@@ -32,18 +31,16 @@ from decks.models import (
     Finding,
     SubmissionCode,
 )
-from decks.parsing import MAX_COPIES, ParseResult, PoolIndex, Unmatched, normalise, parse_list
+from decks.parsing import MAX_COPIES, CardInfo, ParseResult, PoolIndex, Unmatched, parse_list
 from decks.picking import choose_tables, pick_weights
+from decks.pool_file import decode_pool_file, file_rows, read_pool
 from decks.rules import FindingData, check_list, compare_deck, listed_cards
 from tournaments.models import Match, Registration, Round, Tournament
-from tournaments.player_import import read_upload
 from tournaments.services.setup import lock_registrations
 
-MAX_POOL_ROWS = 20_000
 MAX_TEXT = 20_000
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
-POOL_HEADER_WORDS = {"name", "название", "карта", "имя", "card"}
 CHECKLIST_1_3 = {
     "а": "short_deck",
     "б": "illegal_card",
@@ -66,83 +63,52 @@ class PoolReport:
         return not self.errors
 
 
-def _split(cell: str) -> list[str]:
-    return [part.strip() for part in re.split(r"[;|,]", cell) if part.strip()]
-
-
-def _format_slugs() -> dict[str, str]:
-    """Each format by its slug and by its name, normalised, to its slug."""
-    names: dict[str, str] = {}
-    for slug, name in DeckFormat.objects.values_list("slug", "name"):
-        names[normalise(slug)] = slug
-        names[normalise(name)] = slug
-    return names
-
-
 def import_card_pool(
-    *, tournament: Tournament, name: str, content: bytes, is_demo: bool = False
+    *,
+    tournament: Tournament,
+    name: str,
+    content: bytes,
+    owner: User | None = None,
+    is_demo: bool = False,
 ) -> PoolReport:
-    """Check the whole CSV (name, set, features, legal formats); import it only when no row is
-    bad, as a new pool the tournament then uses."""
+    """Check the whole file (columns by their header names, see ``decks.pool_file``); import it
+    only when no row is bad, as a new pool of ``owner`` that the tournament then uses. Every
+    saved list is read again against the new pool."""
     report = PoolReport()
-    rows, unreadable = read_upload(content)
+    text, unreadable = decode_pool_file(content)
     if unreadable:
         report.errors.append((0, unreadable))
         return report
-    if rows and {normalise(cell) for cell in rows[0][1]} & POOL_HEADER_WORDS:
-        rows = rows[1:]
-    if not rows:
-        report.errors.append((0, _("The file has no cards.")))
-        return report
-    if len(rows) > MAX_POOL_ROWS:
-        report.errors.append(
-            (0, _("The file has more than %(limit)s cards.") % {"limit": MAX_POOL_ROWS})
-        )
-        return report
-    formats = _format_slugs()
-    seen: dict[str, int] = {}
-    cards: list[Card] = []
-    for number, cells in rows:
-        card_name = cells[0] if cells else ""
-        key = normalise(card_name)
-        legal_cells = _split(cells[3]) if len(cells) > 3 else []
-        unknown = [cell for cell in legal_cells if normalise(cell) not in formats]
-        problem = ""
-        if not key:
-            problem = _("The card has no name.")
-        elif len(card_name) > 200 or len(cells) > 4 or any(len(cell) > 300 for cell in cells):
-            problem = _("The row is too long: name, set, features, legal formats.")
-        elif key in seen:
-            problem = _("%(name)s is already on line %(line)s.") % {
-                "name": card_name,
-                "line": seen[key],
-            }
-        elif unknown:
-            problem = _("Unknown format: %(names)s.") % {"names": ", ".join(unknown)}
-        if problem:
-            report.errors.append((number, problem))
-            continue
-        seen[key] = number
-        cards.append(
-            Card(
-                name=card_name,
-                key=key,
-                set_name=cells[1] if len(cells) > 1 else "",
-                features=_split(cells[2]) if len(cells) > 2 else [],
-                legal_in=sorted({formats[normalise(cell)] for cell in legal_cells}),
-            )
-        )
-    if report.errors:
+    read = read_pool(file_rows(text), selectors.format_names())
+    if not read.ok:
+        report.errors = read.errors
         return report
     with transaction.atomic():
-        pool = CardPool.objects.create(name=name.strip()[:200] or tournament.name, is_demo=is_demo)
-        for card in cards:
-            card.pool = pool
-        Card.objects.bulk_create(cards, batch_size=1000)
+        pool = CardPool.objects.create(
+            name=name.strip()[:200] or tournament.name, is_demo=is_demo, owner=owner
+        )
+        Card.objects.bulk_create(
+            (
+                Card(
+                    pool=pool,
+                    name=card.name,
+                    key=card.key,
+                    set_name=card.set_name,
+                    features=list(card.features),
+                    elements=list(card.elements),
+                    is_hero=card.is_hero,
+                    legal_in=list(card.legal_in),
+                    banned_in=list(card.banned_in),
+                )
+                for card in read.cards
+            ),
+            batch_size=1000,
+        )
         rules = _rules_for_update(tournament)
         rules.pool = pool
         rules.save()
-    report.imported, report.pool = len(cards), pool
+        recheck_lists(tournament=tournament)
+    report.imported, report.pool = len(read.cards), pool
     return report
 
 
@@ -174,8 +140,10 @@ def update_rules(
     check_legality: bool,
     self_submission: bool,
     deadline: datetime.datetime | None,
+    hero_rule: bool | None = None,
 ) -> DeckRules:
-    """Change the tournament's deck rules; every saved list is checked again under them."""
+    """Change the tournament's deck rules; every saved list is read and checked again under them
+    (``hero_rule`` None: as the format has it)."""
     if main_min is not None and main_max is not None and main_min > main_max:
         raise DomainError(
             "sizes", _("The main deck's least size is above its largest."), field="main_min"
@@ -187,15 +155,84 @@ def update_rules(
         rules.copy_limit, rules.lifting_feature = copy_limit, lifting_feature.strip()
         rules.combine_sections, rules.check_legality = combine_sections, check_legality
         rules.self_submission, rules.deadline = self_submission, deadline
+        rules.hero_rule = deck_format.hero_rule if hero_rule is None else hero_rule
         rules.save()
-        for decklist in DeckList.objects.filter(tournament=tournament).prefetch_related(
-            "lines__card"
-        ):
-            _write_findings(
-                decklist,
-                check_list(selectors.parsed_lines(decklist=decklist), selectors.rule_set(rules)),
-            )
+        recheck_lists(tournament=tournament)
     return rules
+
+
+def recheck_lists(*, tournament: Tournament) -> int:
+    """Read every saved list of the tournament again against its current pool and rules, and
+    write its lines and findings anew: a new pool, format, rule or ban reaches lists already in.
+
+    In bulk (one delete and one insert for all lines, and for all findings): 2,000 lists are
+    re-checked well inside a request's patience. Returns the number of lists checked."""
+    rules = selectors.rules_for(tournament=tournament)
+    if rules is None:
+        return 0
+    rule_set = selectors.rule_set(rules)
+    index = selectors.pool_index(pool_id=rules.pool_id)
+    now = timezone.now()
+    lines: list[DeckListLine] = []
+    findings: list[Finding] = []
+    checked: list[int] = []
+    with transaction.atomic():
+        decklists = list(
+            DeckList.objects.select_for_update()
+            .filter(tournament=tournament)
+            .only("id", "text", "registration_id", "tournament_id")
+        )
+        for decklist in decklists:
+            parse = parse_list(decklist.text, index)
+            if not parse.ok:
+                # A list saved before the reader changed and now unreadable keeps what it had.
+                continue
+            checked.append(decklist.pk)
+            lines += _line_rows(decklist, parse)
+            findings += _finding_rows(
+                decklist, check_list(parse.lines, rule_set, hero=_hero(parse)), now
+            )
+        DeckListLine.objects.filter(decklist_id__in=checked).delete()
+        Finding.objects.filter(decklist_id__in=checked).delete()
+        DeckListLine.objects.bulk_create(lines, batch_size=2000)
+        Finding.objects.bulk_create(findings, batch_size=2000)
+    return len(checked)
+
+
+def _hero(parse: ParseResult) -> CardInfo | None:
+    return parse.hero.card if parse.hero is not None else None
+
+
+def _line_rows(decklist: DeckList, parse: ParseResult) -> list[DeckListLine]:
+    return [
+        DeckListLine(
+            decklist=decklist,
+            number=line.number,
+            section=line.section,
+            written_name=line.written_name[:200],
+            card_id=line.card.id if line.card else None,
+            count=line.count,
+        )
+        for line in parse.lines
+    ]
+
+
+def _finding_rows(
+    decklist: DeckList, findings: list[FindingData], now: datetime.datetime
+) -> list[Finding]:
+    return [
+        Finding(
+            tournament_id=decklist.tournament_id,
+            registration_id=decklist.registration_id,
+            decklist=decklist,
+            code=f.code,
+            sub_item=f.sub_item,
+            kind=f.kind,
+            params=f.params,
+            created_at=now,
+        )
+        for f in findings
+    ]
 
 
 # --- Deck lists --------------------------------------------------------------------------------
@@ -214,6 +251,8 @@ class ListRefused(DomainError):
 class SavedList:
     decklist: DeckList
     findings: list[FindingData]
+    # The list as read: what the player is shown (hero, names, what was not a card).
+    parse: ParseResult | None = None
 
 
 def lists_locked(*, tournament: Tournament, rules: DeckRules | None) -> bool:
@@ -266,7 +305,7 @@ def save_decklist(
             _("Lists are locked: write why this list is corrected."),
             field="reason",
         )
-    findings = check_list(parse.lines, selectors.rule_set(rules))
+    findings = check_list(parse.lines, selectors.rule_set(rules), hero=_hero(parse))
     with transaction.atomic():
         lock_registrations([registration.pk])
         decklist = DeckList.objects.select_for_update().filter(registration=registration).first()
@@ -289,39 +328,10 @@ def save_decklist(
             reason=reason.strip(),
             created_at=now,
         )
-        DeckListLine.objects.bulk_create(
-            DeckListLine(
-                decklist=decklist,
-                number=line.number,
-                section=line.section,
-                written_name=line.written_name[:200],
-                card_id=line.card.id if line.card else None,
-                count=line.count,
-            )
-            for line in parse.lines
-        )
-        _write_findings(decklist, findings, now=now)
-    return SavedList(decklist=decklist, findings=findings)
-
-
-def _write_findings(
-    decklist: DeckList, findings: list[FindingData], now: datetime.datetime | None = None
-) -> None:
-    Finding.objects.filter(decklist=decklist).delete()
-    moment = now or timezone.now()
-    Finding.objects.bulk_create(
-        Finding(
-            tournament_id=decklist.tournament_id,
-            registration_id=decklist.registration_id,
-            decklist=decklist,
-            code=f.code,
-            sub_item=f.sub_item,
-            kind=f.kind,
-            params=f.params,
-            created_at=moment,
-        )
-        for f in findings
-    )
+        DeckListLine.objects.bulk_create(_line_rows(decklist, parse))
+        Finding.objects.filter(decklist=decklist).delete()
+        Finding.objects.bulk_create(_finding_rows(decklist, findings, now))
+    return SavedList(decklist=decklist, findings=findings, parse=parse)
 
 
 def issue_submission_codes(*, tournament: Tournament) -> int:
@@ -398,7 +408,11 @@ def record_deck_check(
         decklist = selectors.decklist_of(registration=registration)
         if decklist is None:
             raise DomainError("no_list", _("This player has no deck list to check against."))
-        extras = parse_list(not_on_list, PoolIndex()) if not_on_list.strip() else ParseResult()
+        extras = (
+            parse_list(not_on_list, PoolIndex(), titles=False)
+            if not_on_list.strip()
+            else ParseResult()
+        )
         if extras.errors:
             line, message = extras.errors[0]
             raise DomainError(

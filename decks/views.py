@@ -9,6 +9,7 @@ import uuid
 
 from django.contrib import messages
 from django.core.paginator import Page, Paginator
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -28,7 +29,7 @@ from decks.forms import (
     RulesForm,
     SubmitForm,
 )
-from decks.models import DeckCheckPick
+from decks.models import CardPool, DeckCheckPick
 from decks.rules import listed_cards
 from tournaments.access import JUDGES, Access, staff_view
 from tournaments.models import Registration, StaffRole, Tournament
@@ -81,6 +82,11 @@ def _rules_initial(tournament: Tournament) -> dict[str, object]:
     }
 
 
+def _pools(request: DeskRequest, tournament: Tournament) -> QuerySet[CardPool]:
+    rules = selectors.rules_for(tournament=tournament)
+    return selectors.pools_for(user=request.user, current=rules.pool_id if rules else None)
+
+
 def _rules_page(
     request: DeskRequest, access: Access, form: RulesForm, pool_form: PoolForm, **extra: object
 ) -> HttpResponse:
@@ -98,7 +104,9 @@ def _rules_page(
 @staff_view(ORGANISER)
 def rules_edit(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
-    form = RulesForm(request.POST or None, initial=_rules_initial(tournament))
+    form = RulesForm(
+        request.POST or None, initial=_rules_initial(tournament), pools=_pools(request, tournament)
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -113,6 +121,7 @@ def rules_edit(request: DeskRequest, access: Access) -> HttpResponse:
                 lifting_feature=data["lifting_feature"],
                 combine_sections=data["combine_sections"],
                 check_legality=data["check_legality"],
+                hero_rule=data["hero_rule"],
                 self_submission=data["self_submission"],
                 deadline=data["deadline"],
             )
@@ -135,11 +144,12 @@ def pool_import(request: DeskRequest, access: Access) -> HttpResponse:
             tournament=tournament,
             name=pool_form.cleaned_data["name"],
             content=pool_form.cleaned_data["file"].read(),
+            owner=request.user,
         )
         if report.ok:
             messages.success(request, _("%(count)s cards imported.") % {"count": report.imported})
             return redirect("decks:rules", slug=tournament.slug)
-    form = RulesForm(initial=_rules_initial(tournament))
+    form = RulesForm(initial=_rules_initial(tournament), pools=_pools(request, tournament))
     return _rules_page(request, access, form, pool_form, report=report)
 
 

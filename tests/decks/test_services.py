@@ -47,7 +47,7 @@ def test_a_saved_list_is_checked_at_once(desk):
 
 @pytest.mark.parametrize(
     "text",
-    ["3 Вампир\n-1 Гном\n!!!", "1 Вампир\n" * 10_000, "999 Вампир", "3 Вампиры"],
+    ["3 Вампир\n-1 Гном\n!!!", "1 Вампир\n" * 10_000, "999 Вампир", "3 Вампир 2"],
 )
 def test_bad_lists_save_nothing(desk, text):
     with pytest.raises(DomainError) as refused:
