@@ -5,7 +5,24 @@ Loaded by the data migration ``0002``; the tests that flush the tables load them
 
 from typing import Any
 
-FORMATS = [
+from decks.parsing import normalise
+from decks.rules import RuleSet
+
+RULE_FIELDS = (
+    "main_min",
+    "main_max",
+    "extra_max",
+    "copy_limit",
+    "lifting_feature",
+    "combine_sections",
+    "check_legality",
+    "hero_rule",
+)
+
+type FormatRow = tuple[
+    str, str, str, int | None, int | None, int | None, int | None, str, bool, bool, bool
+]
+FORMATS: list[FormatRow] = [
     # slug, name, kind, main_min, main_max, extra_max, copy_limit, feature, combine, legality,
     # hero rule (a constructed deck is built around its hero: its element and neutral cards)
     ("constructed", "Констрактед", "constructed", 40, None, 10, 3, "Орда", True, True, True),
@@ -19,16 +36,7 @@ FORMATS = [
 
 def ship_formats(deck_format_model: Any) -> None:
     """Create or restore the shipped formats (the model is the migration's or the app's)."""
-    fields = (
-        "main_min",
-        "main_max",
-        "extra_max",
-        "copy_limit",
-        "lifting_feature",
-        "combine_sections",
-        "check_legality",
-        "hero_rule",
-    )
+    fields = RULE_FIELDS
     has_hero_rule = any(f.name == "hero_rule" for f in deck_format_model._meta.get_fields())
     for slug, name, kind, *values in FORMATS:
         defaults = {"name": name, "kind": kind, **dict(zip(fields, values, strict=True))}
@@ -36,3 +44,23 @@ def ship_formats(deck_format_model: Any) -> None:
             # Migration 0002 runs before the field exists.
             defaults.pop("hero_rule")
         deck_format_model.objects.update_or_create(slug=slug, defaults=defaults)
+
+
+def shipped_names() -> dict[str, str]:
+    """The shipped formats by normalised slug and name, for a machine without the database."""
+    names: dict[str, str] = {}
+    for slug, name, *_rest in FORMATS:
+        names[normalise(slug)] = slug
+        names[normalise(name)] = slug
+    return names
+
+
+def shipped_rule_set(name: str) -> RuleSet | None:
+    slug = shipped_names().get(normalise(name))
+    for row in FORMATS:
+        if row[0] == slug:
+            main_min, main_max, extra_max, limit, feature, combine, legal, hero = row[3:]
+            return RuleSet(
+                row[0], row[1], main_min, main_max, extra_max, limit, feature, combine, legal, hero
+            )
+    return None

@@ -78,6 +78,24 @@ def decode_pool_file(content: bytes) -> tuple[str, str | None]:
         return "", _("The file cannot be read as CSV: %(error)s") % {"error": error}
 
 
+def decode_list_file(content: bytes) -> tuple[str, str | None]:
+    """A deck list sent as a file: UTF-8 or UTF-16 with their byte-order marks, UTF-8, else the
+    Windows Cyrillic code page; a binary file is refused."""
+    if len(content) > MAX_FILE_BYTES:
+        return "", _("The file is too large (at most 2 MB).")
+    if content.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return content.decode("utf-16"), None
+        except UnicodeDecodeError:
+            return "", _("The file is not a text file.")
+    if b"\x00" in content:
+        return "", _("The file is not a text file.")
+    try:
+        return content.decode("utf-8-sig"), None
+    except UnicodeDecodeError:
+        return content.decode("cp1251", errors="replace"), None
+
+
 def file_rows(text: str) -> list[tuple[int, list[str]]]:
     """Every non-empty row with its line number, the header row included; the delimiter
     (comma, semicolon or tab) is sniffed."""

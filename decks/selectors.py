@@ -52,6 +52,23 @@ def format_names() -> dict[str, str]:
     return names
 
 
+def format_rule_set(name: str) -> RuleSet | None:
+    """A format's own deck rules, found by its name or slug in any case (no tournament)."""
+    slug = format_names().get(normalise(name))
+    deck_format = DeckFormat.objects.filter(slug=slug).first() if slug else None
+    if deck_format is None:
+        return None
+    return RuleSet(
+        format_slug=deck_format.slug,
+        format_name=deck_format.name,
+        **{name: getattr(deck_format, name) for name in RULE_FIELDS},
+    )
+
+
+def format_labels() -> list[str]:
+    return [f"{name} ({slug})" for slug, name in DeckFormat.objects.values_list("slug", "name")]
+
+
 def pools_for(*, user: User, current: int | None) -> QuerySet[CardPool]:
     """The pools an organiser may choose: their own, and the one the tournament uses now."""
     return CardPool.objects.filter(Q(owner=user) | Q(pk=current))
