@@ -3,8 +3,10 @@
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.core.validators import MaxLengthValidator
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from decks.models import CardPool, DeckFormat
 from decks.parsing import MAX_COPIES
@@ -19,8 +21,28 @@ def _size(label: "StrOrPromise") -> forms.IntegerField:
     return forms.IntegerField(label=label, min_value=0, max_value=1000, required=False)
 
 
+class ListTextField(forms.CharField):
+    """A pasted list: a browser sends each line break as CRLF, the player typed one character.
+    Line breaks are made single before the length is checked, so the limit and the figure the
+    message names are what the player sees in the box."""
+
+    def to_python(self, value: Any) -> str:
+        text = super().to_python(value) or ""
+        return text.replace("\r\n", "\n").replace("\r", "\n")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        for validator in self.validators:
+            if isinstance(validator, MaxLengthValidator):
+                validator.message = ngettext_lazy(
+                    "The list has %(show_value)d character; at most %(limit_value)d.",
+                    "The list has %(show_value)d characters; at most %(limit_value)d.",
+                    "show_value",
+                )
+
+
 class DeckListForm(forms.Form):
-    text = forms.CharField(
+    text = ListTextField(
         label=_("Deck list"),
         max_length=MAX_TEXT,
         widget=forms.Textarea(attrs={"rows": 14, "spellcheck": "false"}),
@@ -42,7 +64,7 @@ class DeckListForm(forms.Form):
 
 class SubmitForm(forms.Form):
     code = forms.CharField(label=_("Your personal code"), max_length=20)
-    text = forms.CharField(
+    text = ListTextField(
         label=_("Your deck list"),
         max_length=MAX_TEXT,
         widget=forms.Textarea(attrs={"rows": 16, "spellcheck": "false"}),

@@ -14,6 +14,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core.errors import DomainError
 from decks import selectors
@@ -275,9 +276,17 @@ def save_decklist(
     tournament = registration.tournament
     if not tournament.uses_decklists:
         raise DomainError("no_decklists", _("This tournament does not use deck lists."))
+    # One character a line break, as the player sees it in the box (a browser sends CRLF).
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     if len(text) > MAX_TEXT:
         raise DomainError(
-            "too_long", _("The list is longer than %(limit)s characters.") % {"limit": MAX_TEXT}
+            "too_long",
+            ngettext(
+                "The list has %(count)s character; at most %(limit)s.",
+                "The list has %(count)s characters; at most %(limit)s.",
+                len(text),
+            )
+            % {"count": len(text), "limit": MAX_TEXT},
         )
     rules = selectors.rules_for(tournament=tournament)
     if rules is None:

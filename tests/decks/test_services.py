@@ -166,3 +166,21 @@ def test_pick_weights_favour_top_tables_and_unchecked_players():
     weights = dict(picking.pick_weights([(1, [1, 2]), (2, [3, 4]), (3, [5, 6])], {1: 1}))
     assert weights[2] > weights[3]  # top tables more likely
     assert weights[1] < weights[2]  # a player checked before: less likely
+
+
+def test_the_length_limit_counts_a_line_break_once_and_names_the_figure_typed(desk):
+    line = "3 Вампир\r\n"
+    text = line * (services.MAX_TEXT // (len(line) - 1))
+    typed = len(text.replace("\r\n", "\n"))
+    assert typed <= services.MAX_TEXT < len(text)
+    with pytest.raises(DomainError) as refused:
+        services.save_decklist(registration=desk.players[0], text=text, by=desk.floor)
+    # Within the limit as typed: refused for its content (too many lines), not its length.
+    assert refused.value.code == "list_refused"
+    longer = "я" * (services.MAX_TEXT + 21)
+    with pytest.raises(DomainError) as refused:
+        services.save_decklist(registration=desk.players[0], text=longer, by=desk.floor)
+    assert (refused.value.code, str(refused.value.message)) == (
+        "too_long",
+        f"В дек-листе {services.MAX_TEXT + 21} символ; допускается не больше {services.MAX_TEXT}.",
+    )
