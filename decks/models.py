@@ -106,7 +106,6 @@ class DeckRules(models.Model):
     tournament = models.OneToOneField(
         Tournament, on_delete=models.CASCADE, primary_key=True, related_name="deck_rules"
     )
-    format = models.ForeignKey(DeckFormat, on_delete=models.PROTECT, verbose_name=_("format"))
     pool = models.ForeignKey(
         CardPool, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("card pool")
     )
@@ -137,6 +136,27 @@ class DeckRules(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.format}"
+
+    @property
+    def format(self) -> DeckFormat:
+        """The tournament's format: one setting for the tournament and its deck rules, so the
+        report never names a format the lists were not checked against."""
+        slug = self.tournament.format
+        cached: DeckFormat | None = getattr(self, "_format", None)
+        if cached is None or slug not in (cached.slug, cached.kind):
+            cached = (
+                DeckFormat.objects.filter(slug=slug).first()
+                or DeckFormat.objects.filter(kind=slug).first()
+                or DeckFormat.objects.get(slug="other")
+            )
+            self._format = cached
+        return cached
+
+    @format.setter
+    def format(self, value: DeckFormat) -> None:
+        # Setting the rules' format sets the tournament's (saved with the tournament).
+        self.tournament.format = value.slug
+        self._format = value
 
     @property
     def deadline_passed(self) -> bool:

@@ -83,7 +83,11 @@ def default_format(*, tournament: Tournament) -> DeckFormat | None:
 
 def rules_for(*, tournament: Tournament) -> DeckRules | None:
     """The tournament's deck rules; unsaved defaults from its format when none were set."""
-    rules = DeckRules.objects.select_related("format", "pool").filter(tournament=tournament).first()
+    # The tournament is read with the rules: its format is the rules' format, and the caller's
+    # tournament object may predate a change of it.
+    rules = (
+        DeckRules.objects.select_related("pool", "tournament").filter(tournament=tournament).first()
+    )
     if rules is not None:
         return rules
     deck_format = default_format(tournament=tournament)
@@ -93,7 +97,7 @@ def rules_for(*, tournament: Tournament) -> DeckRules | None:
 
 
 def defaults_from(*, tournament: Tournament, deck_format: DeckFormat) -> DeckRules:
-    rules = DeckRules(tournament=tournament, format=deck_format)
+    rules = DeckRules(tournament=tournament)
     for name in RULE_FIELDS:
         setattr(rules, name, getattr(deck_format, name))
     return rules

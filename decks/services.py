@@ -37,7 +37,7 @@ from decks.picking import choose_tables, pick_weights
 from decks.pool_file import decode_pool_file, file_rows, read_pool
 from decks.rules import FindingData, check_list, compare_deck, listed_cards
 from tournaments.models import Match, Registration, Round, Tournament
-from tournaments.services.setup import lock_registrations
+from tournaments.services.setup import lock_registrations, update_tournament
 
 MAX_TEXT = 20_000
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -119,6 +119,7 @@ def import_card_pool(
 def _rules_for_update(tournament: Tournament) -> DeckRules:
     rules = DeckRules.objects.select_for_update().filter(tournament=tournament).first()
     if rules is not None:
+        rules.tournament = tournament
         return rules
     fresh = selectors.rules_for(tournament=tournament)
     if fresh is None:
@@ -150,8 +151,12 @@ def update_rules(
             "sizes", _("The main deck's least size is above its largest."), field="main_min"
         )
     with transaction.atomic():
+        if tournament.format != deck_format.slug:
+            # One setting: the deck rules' format is the tournament's (rules.md, issue 28).
+            update_tournament(tournament=tournament, format=deck_format.slug)
+            tournament.format = deck_format.slug
         rules = _rules_for_update(tournament)
-        rules.format, rules.pool = deck_format, pool
+        rules.tournament, rules.pool = tournament, pool
         rules.main_min, rules.main_max, rules.extra_max = main_min, main_max, extra_max
         rules.copy_limit, rules.lifting_feature = copy_limit, lifting_feature.strip()
         rules.combine_sections, rules.check_legality = combine_sections, check_legality

@@ -74,7 +74,7 @@ def _rules_initial(tournament: Tournament) -> dict[str, object]:
     if rules is None:
         return {}
     return {
-        "deck_format": rules.format_id,
+        "deck_format": rules.format.pk,
         "pool": rules.pool_id,
         "self_submission": rules.self_submission,
         "deadline": rules.deadline,

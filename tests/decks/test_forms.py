@@ -1,5 +1,7 @@
 """The pasted list's box: a browser's CRLF is one line break, and the limit names what was typed."""
 
+from django.utils import translation
+
 from decks.forms import DeckListForm, SubmitForm
 from decks.services import MAX_TEXT
 
@@ -15,7 +17,8 @@ def test_a_list_within_the_limit_as_typed_passes_though_crlf_doubles_its_breaks(
 def test_a_list_over_the_limit_is_told_the_figure_the_player_typed():
     typed = MAX_TEXT + 3
     form = SubmitForm({"code": "X", "text": "я\r\n" * (typed // 2) + "я"})
-    assert not form.is_valid()
-    assert form.errors["text"] == [
-        f"В дек-листе {typed} символа; допускается не больше {MAX_TEXT}."
-    ]
+    with translation.override("ru"):
+        assert not form.is_valid()
+        assert form.errors["text"] == [
+            f"В дек-листе {typed} символа; допускается не больше {MAX_TEXT}."
+        ]

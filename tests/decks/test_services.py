@@ -2,7 +2,7 @@ import datetime
 import uuid
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from core.errors import DomainError
 from decks import picking, selectors, services
@@ -178,9 +178,24 @@ def test_the_length_limit_counts_a_line_break_once_and_names_the_figure_typed(de
     # Within the limit as typed: refused for its content (too many lines), not its length.
     assert refused.value.code == "list_refused"
     longer = "я" * (services.MAX_TEXT + 21)
-    with pytest.raises(DomainError) as refused:
+    with pytest.raises(DomainError) as refused, translation.override("ru"):
         services.save_decklist(registration=desk.players[0], text=longer, by=desk.floor)
     assert (refused.value.code, str(refused.value.message)) == (
         "too_long",
         f"В дек-листе {services.MAX_TEXT + 21} символ; допускается не больше {services.MAX_TEXT}.",
     )
+
+
+def test_the_tournament_and_its_deck_rules_have_one_format(desk):
+    from decks.models import DeckFormat
+    from tournaments.models import Tournament
+    from tournaments.services.setup import update_tournament
+
+    # The fixture chose Стандарт in the deck rules: it is the tournament's format.
+    assert Tournament.objects.get(pk=desk.tournament.pk).format == "standard"
+    assert selectors.rules_for(tournament=desk.tournament).format.slug == "standard"
+    # Changed on the tournament, the rules follow, and every list is checked against it.
+    update_tournament(tournament=desk.tournament, format="draft")
+    rules = selectors.rules_for(tournament=desk.tournament)
+    assert rules.format == DeckFormat.objects.get(slug="draft")
+    assert selectors.rule_set(rules).format_slug == "draft"
