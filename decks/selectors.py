@@ -22,9 +22,20 @@ from decks.models import (
     DeckListLine,
     DeckRules,
     Finding,
+    SubmissionCode,
 )
-from decks.parsing import CardInfo, ParsedLine, PoolIndex, normalise
-from decks.rules import RuleSet
+from decks.parsing import (
+    EXTRA,
+    MAIN,
+    CardInfo,
+    ParsedLine,
+    ParseResult,
+    PoolIndex,
+    Unmatched,
+    normalise,
+    parse_list,
+)
+from decks.rules import FindingData, RuleSet, check_text
 from judging.models import PenaltyRecord
 from tournaments.models import Match, Registration, RegistrationStatus, Round, Tournament
 
@@ -492,3 +503,83 @@ def deck_penalties(*, tournament: Tournament) -> list[PenaltyRecord]:
         .select_related("registration__player", "infraction", "issued_by", "round")
         .order_by("issued_at", "id")
     )
+
+
+@dataclass(frozen=True)
+class ReadLine:
+    count: int | None
+    name: str
+    known: bool
+
+
+@dataclass(frozen=True)
+class ListAsRead:
+    """A list as the judges read it: what the player sees after sending it, and the printed
+    registration sheet."""
+
+    player_name: str
+    deck_name: str
+    hero: str
+    main: list[ReadLine]
+    extra: list[ReadLine]
+    findings: list[tuple[str, str]]
+    unmatched: list[Unmatched]
+
+    @property
+    def main_total(self) -> int:
+        return sum(line.count or 0 for line in self.main)
+
+    @property
+    def extra_total(self) -> int:
+        return sum(line.count or 0 for line in self.extra)
+
+
+def list_as_read(parse: ParseResult, findings: Sequence[FindingData]) -> ListAsRead:
+    def lines(section: str) -> list[ReadLine]:
+        return [
+            ReadLine(
+                line.count, line.card.name if line.card else line.written_name, bool(line.card)
+            )
+            for line in parse.lines
+            if line.section == section
+        ]
+
+    hero = parse.hero
+    return ListAsRead(
+        player_name=parse.player_name,
+        deck_name=parse.deck_name,
+        hero=(hero.card.name if hero.card else hero.written_name) if hero else "",
+        main=lines(MAIN),
+        extra=lines(EXTRA),
+        findings=[(f"{f.code} {f.sub_item}", describe(f.kind, f.params)) for f in findings],
+        unmatched=parse.unmatched,
+    )
+
+
+def saved_list_as_read(*, decklist: DeckList) -> ListAsRead:
+    """A saved list read again against the tournament's current pool and rules."""
+    rules = rules_for(tournament=decklist.tournament)
+    index = pool_index(pool_id=rules.pool_id if rules else None)
+    if rules is None:
+        return list_as_read(parse_list(decklist.text, index), [])
+    check = check_text(decklist.text, index, rule_set(rules))
+    return list_as_read(check.parse, check.findings)
+
+
+@dataclass(frozen=True)
+class CodeSlip:
+    name: str
+    membership_id: str
+    code: str
+
+
+def code_slips(*, tournament: Tournament) -> list[CodeSlip]:
+    """Each registered player with a personal code, by name."""
+    return [
+        CodeSlip(name, membership_id or "", code)
+        for name, membership_id, code in SubmissionCode.objects.filter(
+            registration__tournament=tournament
+        )
+        .order_by("registration__player__name", "pk")
+        .values_list("registration__player__name", "registration__player__membership_id", "code")
+    ]

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -370,8 +371,45 @@ def issue_submission_codes(*, tournament: Tournament) -> int:
     return len(made)
 
 
-def submit_own_list(*, tournament: Tournament, code: str, text: str) -> SavedList:
-    """A player's own list, with their personal code, before the lists lock."""
+# Wrong personal codes allowed in a window, from one client and into one tournament, before the
+# form answers only "wait": a code of 8 characters from 32 cannot be guessed in so few tries.
+CODE_TRIES_PER_CLIENT = 10
+CODE_TRIES_PER_TOURNAMENT = 100
+CODE_WINDOW_SECONDS = 15 * 60
+
+
+def _tries_keys(tournament: Tournament, client: str) -> tuple[str, str]:
+    return f"decks:code-tries:{tournament.pk}:{client}", f"decks:code-tries:{tournament.pk}"
+
+
+def _ensure_may_try_a_code(tournament: Tournament, client: str) -> None:
+    """Refuse before the code is looked at, so the answer says nothing about any code."""
+    by_client, by_tournament = _tries_keys(tournament, client)
+    if (cache.get(by_client) or 0) >= CODE_TRIES_PER_CLIENT or (
+        cache.get(by_tournament) or 0
+    ) >= CODE_TRIES_PER_TOURNAMENT:
+        raise DomainError(
+            "code_throttled",
+            _("Too many wrong codes. Wait %(minutes)s minutes, or ask the organiser for your code.")
+            % {"minutes": CODE_WINDOW_SECONDS // 60},
+            field="code",
+        )
+
+
+def _count_a_wrong_code(tournament: Tournament, client: str) -> None:
+    for key in _tries_keys(tournament, client):
+        # add() starts the window once; incr() keeps its expiry.
+        if not cache.add(key, 1, CODE_WINDOW_SECONDS):
+            try:
+                cache.incr(key)
+            except ValueError:
+                cache.set(key, 1, CODE_WINDOW_SECONDS)
+
+
+def submit_own_list(*, tournament: Tournament, code: str, text: str, client: str = "") -> SavedList:
+    """A player's own list, with their personal code, before the lists lock. Wrong codes are
+    counted per ``client`` (its address) and per tournament; past the limit every code is
+    refused for a while without being looked at."""
     rules = selectors.rules_for(tournament=tournament)
     if rules is None or not rules.self_submission or not tournament.uses_decklists:
         raise DomainError("closed", _("This tournament does not take lists from players."))
@@ -379,6 +417,7 @@ def submit_own_list(*, tournament: Tournament, code: str, text: str) -> SavedLis
         raise DomainError(
             "locked", _("The deadline has passed: lists are locked. Ask a judge."), field="text"
         )
+    _ensure_may_try_a_code(tournament, client)
     wanted = code.strip().upper().replace(" ", "")
     entry = (
         SubmissionCode.objects.filter(registration__tournament=tournament, code=wanted)
@@ -388,6 +427,7 @@ def submit_own_list(*, tournament: Tournament, code: str, text: str) -> SavedLis
         else None
     )
     if entry is None:
+        _count_a_wrong_code(tournament, client)
         raise DomainError("bad_code", _("This code is not known here."), field="code")
     return save_decklist(registration=entry.registration, text=text, by=None)
 

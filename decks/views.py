@@ -7,12 +7,14 @@ Lists are the staff's only: every view but the player's submission page goes thr
 
 import uuid
 
+import segno
 from django.contrib import messages
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -356,6 +358,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
                 tournament=tournament,
                 code=form.cleaned_data["code"],
                 text=form.cleaned_data["text"],
+                client=request.META.get("REMOTE_ADDR", ""),
             )
         except services.ListRefused as refused:
             context.update(
@@ -364,5 +367,56 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         except DomainError as error:
             form.add_error(error.field if error.field in form.fields else None, str(error.message))
         else:
-            context.update(saved=saved, form=None)
+            # The player sees the list as the judges will read it, and may send it again
+            # corrected (the same code and text filled in) until the deadline.
+            context.update(
+                saved=saved,
+                read=selectors.list_as_read(saved.parse, saved.findings) if saved.parse else None,
+                form=SubmitForm(initial=form.cleaned_data),
+            )
     return render(request, "decks/submit.html", context)
+
+
+def _qr_svg(text: str) -> SafeString:
+    code = segno.make(text, error="m")
+    # segno writes the markup itself from the code's modules: nothing of ``text`` is in it.
+    return mark_safe(code.svg_inline(scale=1, omitsize=True, svgclass="qr", lineclass="qr-line"))
+
+
+@staff_view(ORGANISER)
+def code_slips(request: DeskRequest, access: Access) -> HttpResponse:
+    """One slip a player: their personal code and a QR of the submission page, to print."""
+    tournament = access.tournament
+    url = request.build_absolute_uri(reverse("decks:submit", args=[tournament.slug]))
+    return render(
+        request,
+        "decks/code_slips.html",
+        {
+            "access": access,
+            "tournament": tournament,
+            "url": url,
+            "qr": _qr_svg(url),
+            "slips": selectors.code_slips(tournament=tournament),
+        },
+    )
+
+
+@staff_view(*STAFF)
+def registration_sheet(request: DeskRequest, access: Access, registration_id: int) -> HttpResponse:
+    """A saved list printed as a registration sheet, read as the judges read it."""
+    registration = _registration(access, registration_id)
+    decklist = selectors.decklist_of(registration=registration)
+    if decklist is None:
+        raise Http404
+    return render(
+        request,
+        "decks/registration_sheet.html",
+        {
+            "access": access,
+            "tournament": access.tournament,
+            "registration": registration,
+            "decklist": decklist,
+            "rules": selectors.rules_for(tournament=access.tournament),
+            "read": selectors.saved_list_as_read(decklist=decklist),
+        },
+    )
