@@ -183,7 +183,23 @@ INSTALLED_APPS = [
     "decks",
     "floor",
     "operations",
+    # Background tasks in the desk's own database (django.tasks' database backend).
+    "django_tasks_db",
 ]
+
+# Background tasks (django.tasks): re-checking every deck list of a tournament when its pool or
+# rules change. With DJANGO_TASKS_IN_DATABASE on, tasks wait in the database for a worker
+# (``manage.py db_worker``) and the organiser's request only enqueues them; off, they run at once
+# after the request's transaction commits.
+TASKS = {
+    "default": {
+        "BACKEND": (
+            "django_tasks_db.DatabaseBackend"
+            if env_flag("DJANGO_TASKS_IN_DATABASE", False)
+            else "django.tasks.backends.immediate.ImmediateBackend"
+        )
+    }
+}
 
 MIDDLEWARE = [
     # First, so that every log line of the request, whatever fails later, carries its id.

@@ -333,3 +333,30 @@ class DeckCheckPick(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}: {self.tables}"
+
+
+class RecheckRun(models.Model):
+    """One re-check of every list of a tournament, after its pool or rules changed: how far it
+    has got, for the progress shown on the deck screens. A newer run supersedes an older one."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("re-check of the lists")
+        verbose_name_plural = _("re-checks of the lists")
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.done}/{self.total}"
+
+    @property
+    def is_running(self) -> bool:
+        return self.finished_at is None
+
+    @property
+    def percent(self) -> int:
+        return 100 if not self.total else min(100, self.done * 100 // self.total)

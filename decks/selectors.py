@@ -22,6 +22,7 @@ from decks.models import (
     DeckListLine,
     DeckRules,
     Finding,
+    RecheckRun,
     SubmissionCode,
 )
 from decks.parsing import (
@@ -583,3 +584,7 @@ def code_slips(*, tournament: Tournament) -> list[CodeSlip]:
         .order_by("registration__player__name", "pk")
         .values_list("registration__player__name", "registration__player__membership_id", "code")
     ]
+
+
+def latest_recheck(*, tournament: Tournament) -> RecheckRun | None:
+    return RecheckRun.objects.filter(tournament=tournament).first()

@@ -31,12 +31,13 @@ from decks.models import (
     DeckListVersion,
     DeckRules,
     Finding,
+    RecheckRun,
     SubmissionCode,
 )
 from decks.parsing import MAX_COPIES, CardInfo, ParseResult, PoolIndex, Unmatched, parse_list
 from decks.picking import choose_tables, pick_weights
 from decks.pool_file import decode_pool_file, file_rows, read_pool
-from decks.rules import FindingData, check_list, compare_deck, listed_cards
+from decks.rules import FindingData, RuleSet, check_list, check_text, compare_deck, listed_cards
 from tournaments.models import Match, Registration, Round, Tournament
 from tournaments.services.setup import lock_registrations, update_tournament
 
@@ -109,7 +110,7 @@ def import_card_pool(
         rules = _rules_for_update(tournament)
         rules.pool = pool
         rules.save()
-        recheck_lists(tournament=tournament)
+        request_recheck(tournament=tournament)
     report.imported, report.pool = len(read.cards), pool
     return report
 
@@ -164,46 +165,102 @@ def update_rules(
         rules.self_submission, rules.deadline = self_submission, deadline
         rules.hero_rule = deck_format.hero_rule if hero_rule is None else hero_rule
         rules.save()
-        recheck_lists(tournament=tournament)
+        request_recheck(tournament=tournament)
     return rules
 
 
-def recheck_lists(*, tournament: Tournament) -> int:
-    """Read every saved list of the tournament again against its current pool and rules, and
+RECHECK_BATCH = 250
+
+
+def request_recheck(*, tournament: Tournament) -> RecheckRun:
+    """Start a re-check of every list of the tournament once the current transaction commits,
+    off the request (``decks.tasks``); the deck screens show its progress."""
+    run = RecheckRun.objects.create(
+        tournament=tournament, total=DeckList.objects.filter(tournament=tournament).count()
+    )
+    if run.total == 0:
+        run.finished_at = run.created_at
+        run.save(update_fields=["finished_at"])
+        return run
+    # Imported here: the task module imports this one.
+    from decks.tasks import recheck_tournament_lists
+
+    transaction.on_commit(lambda: recheck_tournament_lists.enqueue(run.pk))
+    return run
+
+
+def run_recheck(*, run_id: int) -> int:
+    """Read every list of the run's tournament again against its current pool and rules, and
     write its lines and findings anew: a new pool, format, rule or ban reaches lists already in.
 
-    In bulk (one delete and one insert for all lines, and for all findings): 2,000 lists are
-    re-checked well inside a request's patience. Returns the number of lists checked."""
+    In batches, each its own short transaction, so a judge's or a player's save never waits for
+    the whole re-check; a list saved meanwhile (a new version) keeps its own, newer check. A run
+    stops when a newer one for the same tournament has started. Returns the lists checked."""
+    run = RecheckRun.objects.select_related("tournament").filter(pk=run_id).first()
+    if run is None or run.finished_at is not None:
+        return 0
+    tournament = run.tournament
     rules = selectors.rules_for(tournament=tournament)
     if rules is None:
+        RecheckRun.objects.filter(pk=run.pk).update(finished_at=timezone.now())
         return 0
     rule_set = selectors.rule_set(rules)
     index = selectors.pool_index(pool_id=rules.pool_id)
-    now = timezone.now()
-    lines: list[DeckListLine] = []
-    findings: list[Finding] = []
-    checked: list[int] = []
-    with transaction.atomic():
-        decklists = list(
-            DeckList.objects.select_for_update()
-            .filter(tournament=tournament)
-            .only("id", "text", "registration_id", "tournament_id")
+    ids = list(
+        DeckList.objects.filter(tournament=tournament).order_by("pk").values_list("pk", flat=True)
+    )
+    checked = 0
+    for start in range(0, len(ids), RECHECK_BATCH):
+        if RecheckRun.objects.filter(tournament=tournament, pk__gt=run.pk).exists():
+            break
+        checked += _recheck_batch(ids[start : start + RECHECK_BATCH], index, rule_set)
+        RecheckRun.objects.filter(pk=run.pk).update(done=min(start + RECHECK_BATCH, len(ids)))
+    RecheckRun.objects.filter(pk=run.pk).update(finished_at=timezone.now())
+    return checked
+
+
+def recheck_lists(*, tournament: Tournament) -> int:
+    """Re-check every list of the tournament now, in this process (the task's work, at once)."""
+    run = RecheckRun.objects.create(
+        tournament=tournament, total=DeckList.objects.filter(tournament=tournament).count()
+    )
+    return run_recheck(run_id=run.pk)
+
+
+def _recheck_batch(ids: list[int], index: PoolIndex, rule_set: RuleSet) -> int:
+    decklists = list(
+        DeckList.objects.filter(pk__in=ids).only(
+            "id", "text", "version", "registration_id", "tournament_id"
         )
-        for decklist in decklists:
-            parse = parse_list(decklist.text, index)
-            if not parse.ok:
-                # A list saved before the reader changed and now unreadable keeps what it had.
-                continue
-            checked.append(decklist.pk)
-            lines += _line_rows(decklist, parse)
-            findings += _finding_rows(
-                decklist, check_list(parse.lines, rule_set, hero=_hero(parse)), now
-            )
-        DeckListLine.objects.filter(decklist_id__in=checked).delete()
-        Finding.objects.filter(decklist_id__in=checked).delete()
-        DeckListLine.objects.bulk_create(lines, batch_size=2000)
-        Finding.objects.bulk_create(findings, batch_size=2000)
-    return len(checked)
+    )
+    now = timezone.now()
+    read: dict[int, tuple[int, list[DeckListLine], list[Finding]]] = {}
+    for decklist in decklists:
+        check = check_text(decklist.text, index, rule_set)
+        if not check.parse.ok:
+            # A list saved before the reader changed and now unreadable keeps what it had.
+            continue
+        read[decklist.pk] = (
+            decklist.version,
+            _line_rows(decklist, check.parse),
+            _finding_rows(decklist, check.findings, now),
+        )
+    with transaction.atomic():
+        current = dict(
+            DeckList.objects.select_for_update()
+            .filter(pk__in=list(read))
+            .values_list("pk", "version")
+        )
+        fresh = [pk for pk, (version, _lines, _found) in read.items() if current.get(pk) == version]
+        DeckListLine.objects.filter(decklist_id__in=fresh).delete()
+        Finding.objects.filter(decklist_id__in=fresh).delete()
+        DeckListLine.objects.bulk_create(
+            [line for pk in fresh for line in read[pk][1]], batch_size=2000
+        )
+        Finding.objects.bulk_create(
+            [finding for pk in fresh for finding in read[pk][2]], batch_size=2000
+        )
+    return len(fresh)
 
 
 def _hero(parse: ParseResult) -> CardInfo | None:

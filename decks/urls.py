@@ -7,6 +7,7 @@ app_name = "decks"
 urlpatterns = [
     path("t/<slug:slug>/decks/", views.overview, name="overview"),
     path("t/<slug:slug>/decks/rules/", views.rules_edit, name="rules"),
+    path("t/<slug:slug>/decks/recheck/", views.recheck_progress, name="recheck"),
     path("t/<slug:slug>/decks/pool/", views.pool_import, name="pool-import"),
     path("t/<slug:slug>/decks/codes/", views.codes_issue, name="codes"),
     path("t/<slug:slug>/decks/codes/slips/", views.code_slips, name="code-slips"),

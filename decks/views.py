@@ -64,6 +64,7 @@ def overview(request: DeskRequest, access: Access) -> HttpResponse:
             "locked": services.lists_locked(tournament=tournament, rules=rules),
             "rows": _page(request, selectors.player_rows(tournament=tournament)),
             "missing": selectors.missing_count(tournament=tournament),
+            "recheck": selectors.latest_recheck(tournament=tournament),
             "submit_url": request.build_absolute_uri(
                 reverse("decks:submit", args=[tournament.slug])
             ),
@@ -98,6 +99,7 @@ def _rules_page(
         "rules": selectors.rules_for(tournament=access.tournament),
         "form": form,
         "pool_form": pool_form,
+        "recheck": selectors.latest_recheck(tournament=access.tournament),
         **extra,
     }
     return render(request, "decks/rules_edit.html", context)
@@ -130,7 +132,7 @@ def rules_edit(request: DeskRequest, access: Access) -> HttpResponse:
         except DomainError as error:
             form.add_error(error.field, str(error.message))
         else:
-            messages.success(request, _("Deck rules saved; every list was checked again."))
+            messages.success(request, _("Deck rules saved; every list is being checked again."))
             return redirect("decks:rules", slug=tournament.slug)
     return _rules_page(request, access, form, PoolForm())
 
@@ -418,5 +420,18 @@ def registration_sheet(request: DeskRequest, access: Access, registration_id: in
             "decklist": decklist,
             "rules": selectors.rules_for(tournament=access.tournament),
             "read": selectors.saved_list_as_read(decklist=decklist),
+        },
+    )
+
+
+@staff_view(*STAFF)
+def recheck_progress(request: DeskRequest, access: Access) -> HttpResponse:
+    """How far the re-check of every list has got (polled while it runs)."""
+    return render(
+        request,
+        "decks/_recheck_progress.html",
+        {
+            "tournament": access.tournament,
+            "recheck": selectors.latest_recheck(tournament=access.tournament),
         },
     )

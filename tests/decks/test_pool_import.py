@@ -120,14 +120,19 @@ def test_the_rules_form_offers_only_the_organiser_s_own_pools(client, db):
     assert theirs not in selectors.pools_for(user=desk.organiser, current=mine.pk)
 
 
-def test_a_new_pool_with_a_ban_reaches_the_lists_already_in(desk):
+def test_a_new_pool_with_a_ban_reaches_the_lists_already_in(
+    desk, django_capture_on_commit_callbacks
+):
     services.save_decklist(registration=desk.players[0], text=correct_list(), by=desk.floor)
     assert Finding.objects.count() == 0
     banned = "название;запрещена в\n" + "".join(
         f"{name};{'Стандарт' if name == 'Вампир' else ''}\n"
         for name in Card.objects.values_list("name", flat=True).distinct()
     )
-    services.import_card_pool(tournament=desk.tournament, name="С баном", content=banned.encode())
+    with django_capture_on_commit_callbacks(execute=True):
+        services.import_card_pool(
+            tournament=desk.tournament, name="С баном", content=banned.encode()
+        )
     assert list(Finding.objects.values_list("sub_item", "kind", "params")) == [
         ("в", "not_legal", {"card": "Вампир", "format": "Стандарт"})
     ]
