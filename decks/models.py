@@ -342,6 +342,9 @@ class RecheckRun(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
     total = models.PositiveIntegerField(default=0)
     done = models.PositiveIntegerField(default=0)
+    # Whether the lists' lines are written again too: only when the pool changed (the lines
+    # point at its cards); a change of rules or format rewrites the findings only.
+    rewrite_lines = models.BooleanField(default=True)
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
 

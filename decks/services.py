@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -158,6 +159,7 @@ def update_rules(
             update_tournament(tournament=tournament, format=deck_format.slug)
             tournament.format = deck_format.slug
         rules = _rules_for_update(tournament)
+        pool_changed = rules.pool_id != (pool.pk if pool else None)
         rules.tournament, rules.pool = tournament, pool
         rules.main_min, rules.main_max, rules.extra_max = main_min, main_max, extra_max
         rules.copy_limit, rules.lifting_feature = copy_limit, lifting_feature.strip()
@@ -165,18 +167,21 @@ def update_rules(
         rules.self_submission, rules.deadline = self_submission, deadline
         rules.hero_rule = deck_format.hero_rule if hero_rule is None else hero_rule
         rules.save()
-        request_recheck(tournament=tournament)
+        request_recheck(tournament=tournament, rewrite_lines=pool_changed)
     return rules
 
 
 RECHECK_BATCH = 250
 
 
-def request_recheck(*, tournament: Tournament) -> RecheckRun:
+def request_recheck(*, tournament: Tournament, rewrite_lines: bool = True) -> RecheckRun:
     """Start a re-check of every list of the tournament once the current transaction commits,
-    off the request (``decks.tasks``); the deck screens show its progress."""
+    off the request (``decks.tasks``); the deck screens show its progress. ``rewrite_lines``:
+    the pool changed, so the lines are written again too."""
     run = RecheckRun.objects.create(
-        tournament=tournament, total=DeckList.objects.filter(tournament=tournament).count()
+        tournament=tournament,
+        total=DeckList.objects.filter(tournament=tournament).count(),
+        rewrite_lines=rewrite_lines,
     )
     if run.total == 0:
         run.finished_at = run.created_at
@@ -209,25 +214,55 @@ def run_recheck(*, run_id: int) -> int:
     ids = list(
         DeckList.objects.filter(tournament=tournament).order_by("pk").values_list("pk", flat=True)
     )
+    if run.rewrite_lines and rules.pool_id is not None:
+        _point_lines_at_pool(tournament=tournament, pool_id=rules.pool_id)
     checked = 0
     for start in range(0, len(ids), RECHECK_BATCH):
         if RecheckRun.objects.filter(tournament=tournament, pk__gt=run.pk).exists():
             break
-        checked += _recheck_batch(ids[start : start + RECHECK_BATCH], index, rule_set)
+        batch = ids[start : start + RECHECK_BATCH]
+        checked += _recheck_batch(batch, index, rule_set, rewrite_lines=run.rewrite_lines)
         RecheckRun.objects.filter(pk=run.pk).update(done=min(start + RECHECK_BATCH, len(ids)))
     RecheckRun.objects.filter(pk=run.pk).update(finished_at=timezone.now())
     return checked
 
 
-def recheck_lists(*, tournament: Tournament) -> int:
+def recheck_lists(*, tournament: Tournament, rewrite_lines: bool = True) -> int:
     """Re-check every list of the tournament now, in this process (the task's work, at once)."""
     run = RecheckRun.objects.create(
-        tournament=tournament, total=DeckList.objects.filter(tournament=tournament).count()
+        tournament=tournament,
+        total=DeckList.objects.filter(tournament=tournament).count(),
+        rewrite_lines=rewrite_lines,
     )
     return run_recheck(run_id=run.pk)
 
 
-def _recheck_batch(ids: list[int], index: PoolIndex, rule_set: RuleSet) -> int:
+def _point_lines_at_pool(*, tournament: Tournament, pool_id: int) -> None:
+    """Point every line at the card of the new pool with the same name, in one statement: most
+    lines read the same card in a re-imported pool (a ban, a new set), so the batches then
+    rewrite only the lists whose reading changed."""
+    old_key = Card.objects.filter(pk=OuterRef(OuterRef("card_id"))).values("key")[:1]
+    new_card = Card.objects.filter(pool_id=pool_id, key=Subquery(old_key)).values("pk")[:1]
+    with transaction.atomic():
+        DeckListLine.objects.filter(decklist__tournament=tournament, card__isnull=False).exclude(
+            card__pool_id=pool_id
+        ).update(card_id=Subquery(new_card))
+
+
+def _lines_as_saved(ids: list[int]) -> dict[int, list[tuple[object, ...]]]:
+    saved: dict[int, list[tuple[object, ...]]] = {}
+    for decklist_id, *row in (
+        DeckListLine.objects.filter(decklist_id__in=ids)
+        .order_by("decklist_id", "number", "pk")
+        .values_list("decklist_id", "number", "section", "written_name", "card_id", "count")
+    ):
+        saved.setdefault(decklist_id, []).append(tuple(row))
+    return saved
+
+
+def _recheck_batch(
+    ids: list[int], index: PoolIndex, rule_set: RuleSet, *, rewrite_lines: bool
+) -> int:
     decklists = list(
         DeckList.objects.filter(pk__in=ids).only(
             "id", "text", "version", "registration_id", "tournament_id"
@@ -235,6 +270,7 @@ def _recheck_batch(ids: list[int], index: PoolIndex, rule_set: RuleSet) -> int:
     )
     now = timezone.now()
     read: dict[int, tuple[int, list[DeckListLine], list[Finding]]] = {}
+    changed: set[int] = set()
     for decklist in decklists:
         check = check_text(decklist.text, index, rule_set)
         if not check.parse.ok:
@@ -242,9 +278,21 @@ def _recheck_batch(ids: list[int], index: PoolIndex, rule_set: RuleSet) -> int:
             continue
         read[decklist.pk] = (
             decklist.version,
-            _line_rows(decklist, check.parse),
+            _line_rows(decklist, check.parse) if rewrite_lines else [],
             _finding_rows(decklist, check.findings, now),
         )
+    if rewrite_lines:
+        # Only the lists whose lines read differently now are written again.
+        saved = _lines_as_saved(list(read))
+        for pk, (_version, lines, _found) in read.items():
+            now_read = [
+                (ln.number, ln.section, ln.written_name, ln.card_id, ln.count) for ln in lines
+            ]
+            if saved.get(pk, []) == now_read:
+                lines.clear()
+                changed.discard(pk)
+            else:
+                changed.add(pk)
     with transaction.atomic():
         current = dict(
             DeckList.objects.select_for_update()
@@ -252,7 +300,10 @@ def _recheck_batch(ids: list[int], index: PoolIndex, rule_set: RuleSet) -> int:
             .values_list("pk", "version")
         )
         fresh = [pk for pk, (version, _lines, _found) in read.items() if current.get(pk) == version]
-        DeckListLine.objects.filter(decklist_id__in=fresh).delete()
+        if changed:
+            DeckListLine.objects.filter(
+                decklist_id__in=[pk for pk in fresh if pk in changed]
+            ).delete()
         Finding.objects.filter(decklist_id__in=fresh).delete()
         DeckListLine.objects.bulk_create(
             [line for pk in fresh for line in read[pk][1]], batch_size=2000
@@ -270,7 +321,7 @@ def _hero(parse: ParseResult) -> CardInfo | None:
 def _line_rows(decklist: DeckList, parse: ParseResult) -> list[DeckListLine]:
     return [
         DeckListLine(
-            decklist=decklist,
+            decklist_id=decklist.pk,
             number=line.number,
             section=line.section,
             written_name=line.written_name[:200],
@@ -288,7 +339,7 @@ def _finding_rows(
         Finding(
             tournament_id=decklist.tournament_id,
             registration_id=decklist.registration_id,
-            decklist=decklist,
+            decklist_id=decklist.pk,
             code=f.code,
             sub_item=f.sub_item,
             kind=f.kind,

@@ -19,4 +19,4 @@ def recheck_on_format_change(
         return
     from decks import services
 
-    services.request_recheck(tournament=instance)
+    services.request_recheck(tournament=instance, rewrite_lines=False)

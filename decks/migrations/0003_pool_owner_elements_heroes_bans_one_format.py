@@ -70,6 +70,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('total', models.PositiveIntegerField(default=0)),
                 ('done', models.PositiveIntegerField(default=0)),
+                ('rewrite_lines', models.BooleanField(default=True)),
                 ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
                 ('finished_at', models.DateTimeField(blank=True, null=True)),
                 ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.tournament')),

@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from decks import selectors, services
 from decks.demo import correct_list
-from decks.models import DeckFormat, Finding, RecheckRun
+from decks.models import Card, DeckFormat, DeckListLine, Finding, RecheckRun
 from tournaments.services.setup import update_tournament
 
 HERO = "Герой: Хакодар\n"
@@ -111,3 +111,25 @@ def test_the_progress_is_shown_and_polled_while_it_runs(client, desk):
     assert "hx-trigger" not in page
     overview = client.get(reverse("decks:overview", args=[desk.tournament.slug]))
     assert 'id="recheck-progress"' in overview.content.decode()
+
+
+def test_a_new_pool_repoints_the_lines_and_reads_names_it_now_knows(
+    desk, django_capture_on_commit_callbacks
+):
+    services.save_decklist(
+        registration=desk.players[0],
+        text=correct_list("1 Новинка"),
+        by=desk.floor,
+        accept_unmatched=True,
+    )
+    assert findings(desk) == [(desk.players[0].pk, "а", "unreadable")]
+    names = [*sorted(set(Card.objects.values_list("name", flat=True))), "Новинка"]
+    content = ("название\n" + "\n".join(names) + "\n").encode()
+    with django_capture_on_commit_callbacks(execute=True):
+        report = services.import_card_pool(
+            tournament=desk.tournament, name="Новый", content=content
+        )
+    assert findings(desk) == []
+    lines = DeckListLine.objects.filter(decklist__registration=desk.players[0])
+    assert {line.card.pool_id for line in lines} == {report.pool.pk}
+    assert lines.get(written_name="Новинка").card.name == "Новинка"
