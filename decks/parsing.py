@@ -102,6 +102,27 @@ _PUNCTUATION = re.compile(r"[^\w\s]|_")
 _SPACES = re.compile(r"\s+")
 _LETTER = re.compile(r"[^\W\d_]")
 _CYRILLIC = re.compile(r"[а-яё]")
+_LATIN = re.compile(r"[a-z]")
+_LOOKALIKES = str.maketrans("aceopxykmthb", "асеорхукмтнв")
+# Column titles a spreadsheet pastes above the cards («Карта ⇥ Количество»).
+COLUMN_TITLES = {
+    "карта",
+    "карты",
+    "название",
+    "количество",
+    "кол во",
+    "колво",
+    "копии",
+    "шт",
+    "card",
+    "cards",
+    "name",
+    "count",
+    "qty",
+    "quantity",
+    "copies",
+}
+_INLINE_COMMENT = re.compile(r"\s+(?://|#).*$")
 _MINUS = "-−–"
 _MINUS_CLASS = r"\-−–"
 # Words for "copies" after a number; «карт» only after the number, never before a name.
@@ -119,7 +140,8 @@ _LEADING = re.compile(
 _LEADING_TIMES = re.compile(r"^[xх×]\s*(?P<count>\d+)\s+(?P<name>\D.*)$", re.I)
 # "Вампир 3", "Вампир - 3", "Вампир — 3", "Вампир: 3", "Вампир (3)", "Вампир x3", "Вампир 3 шт."
 _TRAILING = re.compile(
-    rf"^(?P<name>.*?[^\s\d.,:=(\[{_MINUS_CLASS}—])\s*(?:[{_MINUS_CLASS}—:=]\s*)?[(\[]?\s*"
+    rf"^(?P<name>.*?[^\s\d.,:=(\[{_MINUS_CLASS}—])\s*(?:[{_MINUS_CLASS}—:=]\s*|(?:[.…]\s*){{2,}})?"
+    rf"[(\[]?\s*"
     rf"(?:[xх×*]\s*)?(?P<count>{_NUMBER})\s*(?:[xх×]|{_TAIL_UNIT})?\s*[)\]]?\.?$",
     re.I,
 )
@@ -133,7 +155,8 @@ _PURE_COUNT = re.compile(rf"^\s*(?:[xх×*]\s*)?\d+\s*(?:[xх×]|{_TAIL_UNIT})?\
 _LABELLED = re.compile(r"^(?P<label>[^:：\d]{2,40}?)\s*(?:[:：]|\s[-–—]\s)\s*(?P<value>.*)$")
 # What a header or a total may carry after its words: «(40)», «: 40 карт», «- 10», «[10]».
 _HEADER_TAIL = re.compile(
-    rf"\s*[-–—:=]?\s*[(\[]?\s*(?P<count>\d+)?\s*(?:{_TAIL_UNIT})?\s*[)\]]?\s*$", re.I
+    rf"\s*[-–—:=]?\s*[(\[]?\s*(?P<count>\d+)?\s*(?:{_TAIL_UNIT})?\s*[)\]]?\s*[:：]?\s*$",
+    re.I,
 )
 _WORD_COUNT = re.compile(r"^(?P<word>[^\W\d_]+)\s+(?P<name>.+)$")
 _WORD_COUNT_AFTER = re.compile(r"^(?P<name>.+?)\s*[-–—:=xх×]?\s+(?P<word>[^\W\d_]+)$")
@@ -145,7 +168,15 @@ def normalise(name: str) -> str:
 
     Cached: the same names come back in list after list."""
     text = unicodedata.normalize("NFC", name).casefold().replace("ё", "е")
-    return _SPACES.sub(" ", _PUNCTUATION.sub(" ", text)).strip()
+    text = _SPACES.sub(" ", _PUNCTUATION.sub(" ", text)).strip()
+    if _CYRILLIC.search(text) and _LATIN.search(text):
+        # «Самоходa» typed with a Latin «a»: in a word of Cyrillic letters, Latin letters that
+        # look the same are the Cyrillic ones.
+        text = " ".join(
+            word.translate(_LOOKALIKES) if _CYRILLIC.search(word) else word
+            for word in text.split(" ")
+        )
+    return text
 
 
 def clean_text(text: str) -> str:
@@ -453,7 +484,10 @@ class _Reader:
                 (number, _("The line is longer than %(limit)s characters.") % {"limit": 200})
             )
             return
-        line = _BULLET.sub("", line)
+        line = _INLINE_COMMENT.sub("", _BULLET.sub("", line))
+        cells = [normalise(cell) for cell in re.split(r"[\t;,|]", line) if cell.strip()]
+        if len(cells) > 1 and all(cell in COLUMN_TITLES for cell in cells):
+            return
         numbering = _NUMBERING.match(line)
         if numbering:
             line = line[numbering.end() :]

@@ -175,6 +175,16 @@ def read(text):
         # Numbers written as words: a line without a number of copies (1.1 г).
         ("три Вампира", ("Вампир", None)),
         ("Вампир - три", ("Вампир", None)),
+        # Dot leaders, quotes, inline comments, a Latin letter typed in a Cyrillic word.
+        ("Вампир....3", ("Вампир", 3)),
+        ("Вампир . . . 3", ("Вампир", 3)),
+        ("«Вампир» 3", ("Вампир", 3)),
+        ('3 "Вампир"', ("Вампир", 3)),
+        ("3 Вампир // топ карта", ("Вампир", 3)),
+        ("3 Вампир # комментарий", ("Вампир", 3)),
+        ("3 Самоходa", ("Самоход", 3)),
+        ("3 × Вампир", ("Вампир", 3)),
+        ("3* Вампир", ("Вампир", 3)),
         # A card whose name begins with a number word is that card.
         ("2 Три богатыря", ("Три богатыря", 2)),
         ("Три богатыря", ("Три богатыря", None)),
@@ -208,6 +218,10 @@ def test_how_a_line_without_a_count_was_written_is_kept(line, word, numbered):
         ("Основная колода: 40 карт", MAIN, 40),
         ("ОСНОВНАЯ КОЛОДА", MAIN, None),
         ("Колода:", MAIN, None),
+        ("Основная колода (40 карт):", MAIN, 40),
+        ("Сайд (10):", EXTRA, 10),
+        ("Side (5):", EXTRA, 5),
+        ("Доп:", EXTRA, None),
     ],
 )
 def test_headers_start_the_main_or_the_extra_deck(header, section, stated):
@@ -348,3 +362,9 @@ def test_word_forms_come_from_the_dictionary():
 )
 def test_a_person_is_told_by_the_dictionary(line, person):
     assert looks_like_person(line) is person
+
+
+def test_a_spreadsheet_s_column_titles_are_not_a_card():
+    assert read("Карта\tКоличество\nВампир\t3") == [(MAIN, "Вампир", 3)]
+    # One word alone is not a row of titles: a card may bear the name.
+    assert read("3 Самоход\nКарта")[1:] == [(MAIN, "?Карта", None)]
