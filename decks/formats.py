@@ -46,9 +46,18 @@ def ship_formats(deck_format_model: Any) -> None:
         deck_format_model.objects.update_or_create(slug=slug, defaults=defaults)
 
 
+# Other ways organisers write the shipped formats' names.
+ALIASES = {
+    "констрактед стандарт": "standard",
+    "constructed standard": "standard",
+    "конструктед": "constructed",
+    "силд": "sealed",
+}
+
+
 def shipped_names() -> dict[str, str]:
     """The shipped formats by normalised slug and name, for a machine without the database."""
-    names: dict[str, str] = {}
+    names: dict[str, str] = dict(ALIASES)
     for slug, name, *_rest in FORMATS:
         names[normalise(slug)] = slug
         names[normalise(name)] = slug

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from decks.describe import describe
+from decks.formats import ALIASES
 from decks.models import (
     Card,
     CardPool,
@@ -61,7 +62,8 @@ def format_names() -> dict[str, str]:
     for slug, name in DeckFormat.objects.values_list("slug", "name"):
         names[normalise(slug)] = slug
         names[normalise(name)] = slug
-    return names
+    known = set(names.values())
+    return {alias: slug for alias, slug in ALIASES.items() if slug in known} | names
 
 
 def format_rule_set(name: str) -> RuleSet | None:

@@ -229,3 +229,9 @@ def test_without_json_the_findings_are_lines_of_text(db, tmp_path):
         stdout=out,
     )
     assert out.getvalue() == "Дек-лист верный.\n"
+
+
+@pytest.mark.parametrize("name", ["standard", "Стандарт", "СТАНДАРТ", "Констрактед: Стандарт"])
+def test_the_format_is_found_by_slug_or_name_in_any_case(db, tmp_path, name):
+    result = check(tmp_path, f"{FILLER}3 Шар смерти\n1 Самоход\n", fmt=name)
+    assert [f["sub_item"] for f in result["findings"]] == ["1.1 в"]
