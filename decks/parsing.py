@@ -652,4 +652,34 @@ def parse_list(text: str, pool: PoolIndex, *, titles: bool = True) -> ParseResul
     result = reader.result
     if not result.lines and not result.errors:
         result.errors.append((0, _("The list has no cards.")))
+    _compare_stated(result)
     return result
+
+
+def _compare_stated(result: ParseResult) -> None:
+    """A size the list states («Основа (40)», «Итого: 50») that its lines do not add up to: a
+    note for the player, who may have left a line out (the checks count the lines)."""
+    if any(line.count is None for line in result.lines):
+        return
+    counted = {
+        MAIN: sum(line.count or 0 for line in result.lines if line.section == MAIN),
+        EXTRA: sum(line.count or 0 for line in result.lines if line.section == EXTRA),
+    }
+    counted["total"] = counted[MAIN] + counted[EXTRA]
+    for part, stated in result.stated.items():
+        if counted[part] != stated:
+            result.notes.append(
+                (
+                    0,
+                    _("The list says %(stated)s %(part)s; its lines add up to %(counted)s.")
+                    % {"stated": stated, "part": _part_name(part), "counted": counted[part]},
+                )
+            )
+
+
+def _part_name(part: str) -> str:
+    if part == MAIN:
+        return _("in the main deck")
+    if part == EXTRA:
+        return _("in the extra deck")
+    return _("in all")

@@ -527,6 +527,7 @@ class ListAsRead:
     extra: list[ReadLine]
     findings: list[tuple[str, str]]
     unmatched: list[Unmatched]
+    notes: list[str]
 
     @property
     def main_total(self) -> int:
@@ -556,6 +557,7 @@ def list_as_read(parse: ParseResult, findings: Sequence[FindingData]) -> ListAsR
         extra=lines(EXTRA),
         findings=[(f"{f.code} {f.sub_item}", describe(f.kind, f.params)) for f in findings],
         unmatched=parse.unmatched,
+        notes=[note for _line, note in parse.notes],
     )
 
 

@@ -368,3 +368,9 @@ def test_a_spreadsheet_s_column_titles_are_not_a_card():
     assert read("Карта\tКоличество\nВампир\t3") == [(MAIN, "Вампир", 3)]
     # One word alone is not a row of titles: a card may bear the name.
     assert read("3 Самоход\nКарта")[1:] == [(MAIN, "?Карта", None)]
+
+
+def test_a_stated_size_the_lines_do_not_add_up_to_is_noted():
+    with translation.override("en"):
+        result = parse_list("Основа (40)\n3 Вампир\nСайд:\n2 Самоход\nИтого: 5", POOL)
+    assert result.notes == [(0, "The list says 40 in the main deck; its lines add up to 3.")]
