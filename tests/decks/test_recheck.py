@@ -133,3 +133,28 @@ def test_a_new_pool_repoints_the_lines_and_reads_names_it_now_knows(
     lines = DeckListLine.objects.filter(decklist__registration=desk.players[0])
     assert {line.card.pool_id for line in lines} == {report.pool.pk}
     assert lines.get(written_name="Новинка").card.name == "Новинка"
+
+
+def test_with_the_database_backend_the_request_only_queues_the_task(
+    desk, settings, django_capture_on_commit_callbacks
+):
+    from django_tasks_db.models import DBTaskResult
+
+    from decks.tasks import recheck_tournament_lists
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    save(desk, 0, correct_list().replace("1 Вайл\n", ""))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.update_rules(**rules_args(desk, main_min=30))
+    # Queued, not run: the organiser's request returned before any list was checked again.
+    queued = DBTaskResult.objects.get(status="READY")
+    run = RecheckRun.objects.first()
+    assert (queued.task_path, queued.args_kwargs) == (
+        "decks.tasks.recheck_tournament_lists",
+        {"args": [run.pk], "kwargs": {}},
+    )
+    assert findings(desk) == [(desk.players[0].pk, "б", "main_short")]
+    # What the worker (manage.py db_worker) does with it.
+    assert recheck_tournament_lists.call(*queued.args_kwargs["args"]) == 1
+    assert findings(desk) == []
+    assert RecheckRun.objects.first().is_running is False
