@@ -566,7 +566,7 @@ class _Reader:
 
     def _card(self, number: int, line: str, *, numbered: bool) -> None:
         if not numbered and _STARTS_WITH_NUMBER.match(line) and not _LEADING.match(line):
-            self.result.errors.append((number, _("a number of copies needs a card name after it")))
+            self._refuse(number, line, line, _("a number of copies needs a card name after it"))
             return
         text = _card_text(line)
         if text.count_word and self.pool.find(line) is not None:
@@ -577,20 +577,19 @@ class _Reader:
                 text.name, None, problem=_("two numbers on one line: which is the count?")
             )
         if text.problem:
-            self.result.errors.append((number, text.problem))
+            self._refuse(number, line, text.name, text.problem)
             return
         count: int | None = None
         if text.count is not None:
             parsed = _count(text.count)
             if isinstance(parsed, str):
-                self.result.errors.append((number, parsed))
+                self._refuse(number, line, text.name, parsed)
                 return
             count = parsed
         name = text.name
         if not _LETTER.search(name):
-            self.result.errors.append(
-                (number, _("this is not a card line: «%(line)s»") % {"line": line})
-            )
+            message = _("this is not a card line: «%(line)s»") % {"line": line}
+            self._refuse(number, line, name, message)
             return
         card = self.pool.find(name)
         if (
@@ -611,6 +610,13 @@ class _Reader:
         self.result.lines.append(
             ParsedLine(number, self.section, name, count, card, text.count_word, numbered)
         )
+
+    def _refuse(self, number: int, line: str, name: str, message: str) -> None:
+        """A line that cannot be a card line: above the cards, and naming no card, it is the
+        player's nickname or a date («Dimon228», «12.12.2026»); anywhere else, an error."""
+        if self.pool.find(name) is None and self._title(number, line):
+            return
+        self.result.errors.append((number, message))
 
     def _title(self, number: int, line: str) -> bool:
         """An unlabelled line above the cards: the player's name, then the deck's. A line near

@@ -374,3 +374,15 @@ def test_a_stated_size_the_lines_do_not_add_up_to_is_noted():
     with translation.override("en"):
         result = parse_list("Основа (40)\n3 Вампир\nСайд:\n2 Самоход\nИтого: 5", POOL)
     assert result.notes == [(0, "The list says 40 in the main deck; its lines add up to 3.")]
+
+
+@pytest.mark.parametrize("title", ["Dimon228", "12.12.2026", "Петров П. 2026"])
+def test_a_nickname_or_a_date_above_the_cards_is_a_title_not_an_error(title):
+    result = parse_list(f"{title}\n3 Вампир", POOL)
+    assert result.ok, result.errors
+    assert title in (result.player_name, result.deck_name)
+    assert read(f"{title}\n3 Вампир") == [(MAIN, "Вампир", 3)]
+
+
+def test_a_bad_count_of_a_known_card_above_the_others_stays_an_error():
+    assert [line for line, _m in parse_list("1000 Вампир\n3 Самоход", POOL).errors] == [1]
