@@ -338,8 +338,9 @@ warnings.filterwarnings("ignore", message="No directory at: ", category=UserWarn
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Long work (an import of thousands of players) runs as a task: the request that starts it answers
-# at once, and a worker takes it from the database's queue. `serve` and `demo` start one worker
+# Long work (an import of thousands of players, re-checking every deck list of a tournament when
+# its pool or rules change) runs as a task: the request that starts it answers at once, and a
+# worker takes it from the database's queue. `serve` and `demo` start one worker
 # beside the server; on several machines each runs `manage.py db_worker`. The queue is a table
 # of the event's own database, so a laptop needs no other server.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}

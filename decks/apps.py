@@ -30,3 +30,10 @@ class DecksConfig(AppConfig):
                 is_done=rules_saved,
             )
         )
+        from django.db.models.signals import post_init, post_save
+
+        from decks.signals import recheck_on_format_change, remember_format
+        from tournaments.models import Tournament
+
+        post_init.connect(remember_format, sender=Tournament, dispatch_uid="decks-format")
+        post_save.connect(recheck_on_format_change, sender=Tournament, dispatch_uid="decks-format")

@@ -29,7 +29,19 @@ DEMO_CARDS = [
     ("Тень", "Демо", "", ""),
     ("Голем", "Демо", "", ""),
     ("Феникс", "Демо", "", ""),
+    ("Лесная фея", "Демо", "", ""),
+    ("Хакодар", "Демо", "", ""),
 ]
+# The demo's elements (стихии) and its hero: a deck around Хакодар holds Тьма and neutral cards.
+DEMO_ELEMENTS = {
+    **dict.fromkeys(
+        ["Вампир", "Вайл", "Шар смерти", "Богарт", "Гоблин-налётчик", "Скелет", "Призрак"], "Тьма"
+    ),
+    **dict.fromkeys(["Тень", "Хакодар"], "Тьма"),
+    "Лесная фея": "Лес",
+}
+DEMO_HEROES = {"Хакодар"}
+NEUTRAL = "Нейтральная"
 FILLER = [
     "Лесной страж",
     "Тролль",
@@ -46,7 +58,20 @@ FILLER = [
 
 
 def pool_csv() -> bytes:
-    rows = ["name;set;features;legal"] + [";".join(card) for card in DEMO_CARDS]
+    """The demo pool in the import's format: columns named in the header row."""
+    rows = ["название;выпуск;особенности;разрешена в;стихия;тип"] + [
+        ";".join(
+            [
+                name,
+                set_name,
+                features,
+                legal,
+                DEMO_ELEMENTS.get(name, NEUTRAL),
+                "Герой" if name in DEMO_HEROES else "Существо",
+            ]
+        )
+        for name, set_name, features, legal in DEMO_CARDS
+    ]
     return "\n".join(rows).encode("utf-8")
 
 

@@ -1,9 +1,14 @@
-"""A finding in words, in the reader's language: the exact cards and counts."""
+"""A finding in words, in the reader's language: the exact cards and counts.
 
+Counts take the language's plural form through ``ngettext`` (Russian has three: «1 копия»,
+«3 копии», «5 копий»; the forms live in the catalogue's Plural-Forms), never a fixed ending.
+"""
+
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from decks.parsing import EXTRA
 
@@ -15,32 +20,76 @@ def _section(value: object) -> str:
     return pgettext("in which deck", "main deck")
 
 
-def describe(kind: str, params: dict[str, Any]) -> str:
-    p = dict(params)
-    if "section" in p:
-        p["section"] = _section(p["section"])
-    texts = {
+def _number(value: object) -> int:
+    """The count a plural form is chosen by (a stored finding's params are JSON)."""
+    try:
+        return int(value)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return 0
+
+
+def _texts(p: dict[str, Any]) -> dict[str, Callable[[], str]]:
+    count, found, total = _number(p.get("count")), _number(p.get("found")), _number(p.get("total"))
+    return {
         "missing": lambda: _("No deck list was handed in."),
         "main_short": lambda: (
-            _("The main deck lists %(count)s cards; it needs at least %(limit)s.") % p
+            ngettext(
+                "The main deck lists %(count)s card; it needs at least %(limit)s.",
+                "The main deck lists %(count)s cards; it needs at least %(limit)s.",
+                count,
+            )
+            % p
         ),
         "main_over": lambda: (
-            _("The main deck lists %(count)s cards; it may hold at most %(limit)s.") % p
+            ngettext(
+                "The main deck lists %(count)s card; it may hold at most %(limit)s.",
+                "The main deck lists %(count)s cards; it may hold at most %(limit)s.",
+                count,
+            )
+            % p
         ),
         "extra_over": lambda: (
-            _("The extra deck lists %(count)s cards; it may hold at most %(limit)s.") % p
+            ngettext(
+                "The extra deck lists %(count)s card; it may hold at most %(limit)s.",
+                "The extra deck lists %(count)s cards; it may hold at most %(limit)s.",
+                count,
+            )
+            % p
         ),
         "not_legal": lambda: _("%(card)s is not legal in %(format)s.") % p,
         "no_count": lambda: _("Line %(line)s: %(card)s is written without a number of copies.") % p,
-        "copies_over": lambda: (
-            _("%(count)s copies of %(card)s in the %(section)s; at most %(limit)s.") % p
-        ),
-        "combined_over": lambda: (
+        "numbered_no_count": lambda: (
             _(
-                "%(card)s: %(main)s in the main deck and %(extra)s in the extra deck, %(total)s "
-                "together; at most %(limit)s."
+                "Line %(line)s: %(card)s has a list number but no number of copies; a list "
+                "number is not a count."
             )
             % p
+        ),
+        "count_in_words": lambda: (
+            _("Line %(line)s: the number of copies of %(card)s is written in words («%(words)s»).")
+            % p
+        ),
+        "copies_over": lambda: (
+            ngettext(
+                "%(count)s copy of %(card)s in the %(section)s; at most %(limit)s.",
+                "%(count)s copies of %(card)s in the %(section)s; at most %(limit)s.",
+                count,
+            )
+            % p
+        ),
+        "combined_over": lambda: (
+            ngettext(
+                "%(card)s: %(main)s in the main deck and %(extra)s in the extra deck, %(total)s "
+                "copy together; at most %(limit)s.",
+                "%(card)s: %(main)s in the main deck and %(extra)s in the extra deck, %(total)s "
+                "copies together; at most %(limit)s.",
+                total,
+            )
+            % p
+        ),
+        "off_element": lambda: (
+            _("Cards of neither the hero's element (%(hero)s: %(element)s) nor neutral: %(cards)s.")
+            % {**p, "cards": ", ".join(p.get("cards") or [])}
         ),
         "unreadable": lambda: (
             _(
@@ -50,10 +99,20 @@ def describe(kind: str, params: dict[str, Any]) -> str:
             % p
         ),
         "deck_short": lambda: (
-            _("The main deck holds %(found)s cards; the list has %(listed)s.") % p
+            ngettext(
+                "The main deck holds %(found)s card; the list has %(listed)s.",
+                "The main deck holds %(found)s cards; the list has %(listed)s.",
+                found,
+            )
+            % p
         ),
         "extra_more": lambda: (
-            _("The extra deck holds %(found)s cards; the list has %(listed)s.") % p
+            ngettext(
+                "The extra deck holds %(found)s card; the list has %(listed)s.",
+                "The extra deck holds %(found)s cards; the list has %(listed)s.",
+                found,
+            )
+            % p
         ),
         "not_on_list": lambda: _("%(count)s × %(card)s in the deck, not on the list.") % p,
         "count_differs": lambda: (
@@ -68,5 +127,11 @@ def describe(kind: str, params: dict[str, Any]) -> str:
         ),
         "not_theirs": lambda: _("Cards that are not the player's (judge's check)."),
     }
-    text = texts.get(kind)
+
+
+def describe(kind: str, params: dict[str, Any]) -> str:
+    p = dict(params)
+    if "section" in p:
+        p["section"] = _section(p["section"])
+    text = _texts(p).get(kind)
     return text() if text else kind

@@ -4,7 +4,10 @@ import datetime
 from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.core.validators import MaxLengthValidator
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from core.bounds import BoundedDateTimeField, near_event
 from core.uploads import UploadField
@@ -21,8 +24,28 @@ def _size(label: "StrOrPromise") -> forms.IntegerField:
     return forms.IntegerField(label=label, min_value=0, max_value=1000, required=False)
 
 
+class ListTextField(forms.CharField):
+    """A pasted list: a browser sends each line break as CRLF, the player typed one character.
+    Line breaks are made single before the length is checked, so the limit and the figure the
+    message names are what the player sees in the box."""
+
+    def to_python(self, value: Any) -> str:
+        text = super().to_python(value) or ""
+        return text.replace("\r\n", "\n").replace("\r", "\n")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        for validator in self.validators:
+            if isinstance(validator, MaxLengthValidator):
+                validator.message = ngettext_lazy(
+                    "The list has %(show_value)d character; at most %(limit_value)d.",
+                    "The list has %(show_value)d characters; at most %(limit_value)d.",
+                    "show_value",
+                )
+
+
 class DeckListForm(forms.Form):
-    text = forms.CharField(
+    text = ListTextField(
         label=_("Deck list"),
         max_length=MAX_TEXT,
         widget=forms.Textarea(attrs={"rows": 14, "spellcheck": "false"}),
@@ -44,7 +67,7 @@ class DeckListForm(forms.Form):
 
 class SubmitForm(forms.Form):
     code = forms.CharField(label=_("Your personal code"), max_length=20)
-    text = forms.CharField(
+    text = ListTextField(
         label=_("Your deck list"),
         max_length=MAX_TEXT,
         widget=forms.Textarea(attrs={"rows": 16, "spellcheck": "false"}),
@@ -59,13 +82,31 @@ class PoolForm(forms.Form):
     file = UploadField(
         label=_("CSV file"),
         help_text=_(
-            "Columns: name, set, features (such as «Орда»), formats where legal (empty: every "
-            "format). Several features or formats in one cell: separate them with «;»."
+            "A header row names the columns, in any order: «название» (required), "
+            "«особенности» (such as «Орда»), «стихия», «тип» («герой» for a hero), «выпуск», "
+            "«запрещена в» or «разрешена в» (format names). Several values in one cell: separate "
+            "them with commas. Other columns, such as a deck builder's, are ignored."
         ),
     )
 
 
 class RulesForm(forms.Form):
+    """The deck rules; the pools offered are the organiser's own and the one in use."""
+
+    def __init__(
+        self,
+        *args: Any,
+        pools: QuerySet[CardPool] | None = None,
+        event_day: datetime.date | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.event_day = event_day
+        if pools is not None:
+            field = self.fields["pool"]
+            assert isinstance(field, forms.ModelChoiceField)
+            field.queryset = pools
+
     deck_format = forms.ModelChoiceField(
         label=_("Format"), queryset=DeckFormat.objects.all(), empty_label=None
     )
@@ -85,6 +126,10 @@ class RulesForm(forms.Form):
     check_legality = forms.BooleanField(
         label=_("Cards must be legal in the format"), required=False
     )
+    hero_rule = forms.BooleanField(
+        label=_("A list with a hero holds only the hero's element and neutral cards"),
+        required=False,
+    )
     self_submission = forms.BooleanField(
         label=_("Players may submit their own list with a personal code"), required=False
     )
@@ -94,10 +139,6 @@ class RulesForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         help_text=_("Empty: lists lock when the first round is paired."),
     )
-
-    def __init__(self, *args: Any, event_day: datetime.date | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.event_day = event_day
 
     def clean_deadline(self) -> datetime.datetime | None:
         deadline: datetime.datetime | None = self.cleaned_data["deadline"]

@@ -19,6 +19,16 @@ class CardPool(models.Model):
 
     name = models.CharField(_("name"), max_length=200)
     is_demo = models.BooleanField(_("demo pool"), default=False)
+    # The organiser who imported it; their rules form offers only their own pools. Empty for a
+    # demo pool and for pools imported before pools had owners.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("organiser"),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -39,6 +49,11 @@ class Card(models.Model):
     features = models.JSONField(_("features"), default=list, blank=True)
     # Slugs of the formats where the card is legal; empty: legal in every format.
     legal_in = models.JSONField(_("legal in"), default=list, blank=True)
+    # Slugs of the formats where the card is banned, whatever ``legal_in`` says.
+    banned_in = models.JSONField(_("banned in"), default=list, blank=True)
+    # The card's elements (стихии) as the pool writes them; empty: the pool does not say.
+    elements = models.JSONField(_("elements"), default=list, blank=True)
+    is_hero = models.BooleanField(_("hero"), default=False)
 
     class Meta:
         ordering = ["pool", "name"]
@@ -73,6 +88,9 @@ class DeckFormat(models.Model):
         _("main and extra deck copies count together"), default=False
     )
     check_legality = models.BooleanField(_("cards must be legal in the format"), default=False)
+    hero_rule = models.BooleanField(
+        _("a list with a hero holds only the hero's element and neutral cards"), default=False
+    )
 
     class Meta:
         ordering = ["kind", "name"]
@@ -89,7 +107,6 @@ class DeckRules(models.Model):
     tournament = models.OneToOneField(
         Tournament, on_delete=models.CASCADE, primary_key=True, related_name="deck_rules"
     )
-    format = models.ForeignKey(DeckFormat, on_delete=models.PROTECT, verbose_name=_("format"))
     pool = models.ForeignKey(
         CardPool, on_delete=models.PROTECT, null=True, blank=True, verbose_name=_("card pool")
     )
@@ -106,6 +123,9 @@ class DeckRules(models.Model):
         _("main and extra deck copies count together"), default=False
     )
     check_legality = models.BooleanField(_("cards must be legal in the format"), default=False)
+    hero_rule = models.BooleanField(
+        _("a list with a hero holds only the hero's element and neutral cards"), default=False
+    )
     self_submission = models.BooleanField(
         _("players may submit their own list with a personal code"), default=False
     )
@@ -124,6 +144,27 @@ class DeckRules(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.format}"
+
+    @property
+    def format(self) -> DeckFormat:
+        """The tournament's format: one setting for the tournament and its deck rules, so the
+        report never names a format the lists were not checked against."""
+        slug = self.tournament.format
+        cached: DeckFormat | None = getattr(self, "_format", None)
+        if cached is None or slug not in (cached.slug, cached.kind):
+            cached = (
+                DeckFormat.objects.filter(slug=slug).first()
+                or DeckFormat.objects.filter(kind=slug).first()
+                or DeckFormat.objects.get(slug="other")
+            )
+            self._format = cached
+        return cached
+
+    @format.setter
+    def format(self, value: DeckFormat) -> None:
+        # Setting the rules' format sets the tournament's (saved with the tournament).
+        self.tournament.format = value.slug
+        self._format = value
 
     @property
     def deadline_passed(self) -> bool:
@@ -300,3 +341,33 @@ class DeckCheckPick(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}: {self.tables}"
+
+
+class RecheckRun(models.Model):
+    """One re-check of every list of a tournament, after its pool or rules changed: how far it
+    has got, for the progress shown on the deck screens. A newer run supersedes an older one."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    # Whether the lists' lines are written again too: only when the pool changed (the lines
+    # point at its cards); a change of rules or format rewrites the findings only.
+    rewrite_lines = models.BooleanField(default=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("re-check of the lists")
+        verbose_name_plural = _("re-checks of the lists")
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.done}/{self.total}"
+
+    @property
+    def is_running(self) -> bool:
+        return self.finished_at is None
+
+    @property
+    def percent(self) -> int:
+        return 100 if not self.total else min(100, self.done * 100 // self.total)

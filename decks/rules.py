@@ -10,7 +10,19 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from decks.parsing import EXTRA, MAIN, ParsedLine, normalise
+from decks.parsing import (
+    EXTRA,
+    MAIN,
+    CardInfo,
+    ParsedLine,
+    ParseResult,
+    PoolIndex,
+    normalise,
+    parse_list,
+)
+
+# How a pool may write "neutral" (нейтральная карта fits any hero's deck).
+NEUTRAL_PREFIXES = ("нейтрал", "neutral")
 
 
 @dataclass(frozen=True)
@@ -24,6 +36,8 @@ class RuleSet:
     lifting_feature: str = ""
     combine_sections: bool = False
     check_legality: bool = False
+    # A list with a hero holds only cards of the hero's element and neutral ones (1.1 д).
+    hero_rule: bool = False
 
 
 @dataclass(frozen=True)
@@ -40,8 +54,47 @@ def _total(lines: Iterable[ParsedLine], section: str) -> tuple[int, bool]:
     return sum(line.count or 0 for line in chosen), all(line.count is not None for line in chosen)
 
 
-def check_list(lines: list[ParsedLine], rules: RuleSet) -> list[FindingData]:
-    """Every 1.1 finding of a list, and the names the judges may not read (1.4 а, their call)."""
+def is_neutral(element: str) -> bool:
+    return normalise(element).startswith(NEUTRAL_PREFIXES)
+
+
+def _keys(elements: frozenset[str]) -> set[str]:
+    return {normalise(element) for element in elements}
+
+
+def _off_element(lines: list[ParsedLine], hero: CardInfo) -> list[str]:
+    """The list's cards of neither the hero's element nor neutral, each once, in list order."""
+    names: list[str] = []
+    for line in lines:
+        card = line.card
+        if card is None or not card.elements or card.name in names:
+            continue
+        if any(is_neutral(element) for element in card.elements):
+            continue
+        if not _keys(card.elements) & _keys(hero.elements):
+            names.append(card.name)
+    return names
+
+
+def _no_count(line: ParsedLine, card: CardInfo) -> FindingData:
+    """1.1 г: a line without a number, with how it was written (in words, or a list number)."""
+    if line.count_word:
+        return FindingData(
+            "1.1",
+            "г",
+            "count_in_words",
+            {"line": line.number, "card": card.name, "words": line.count_word},
+        )
+    kind = "numbered_no_count" if line.numbered else "no_count"
+    return FindingData("1.1", "г", kind, {"line": line.number, "card": card.name})
+
+
+def check_list(
+    lines: list[ParsedLine], rules: RuleSet, *, hero: CardInfo | None = None
+) -> list[FindingData]:
+    """Every 1.1 finding of a list, and the names the judges may not read (1.4 а, their call).
+
+    ``hero``: the card the list names as its hero, when the pool knows it."""
     found: list[FindingData] = []
     main, main_counted = _total(lines, MAIN)
     extra, extra_counted = _total(lines, EXTRA)
@@ -71,8 +124,7 @@ def check_list(lines: list[ParsedLine], rules: RuleSet) -> list[FindingData]:
         names[card.id] = card.name
         if (
             rules.check_legality
-            and card.legal_in
-            and rules.format_slug not in card.legal_in
+            and not card.is_legal_in(rules.format_slug)
             and card.id not in legal_reported
         ):
             legal_reported.add(card.id)
@@ -82,9 +134,7 @@ def check_list(lines: list[ParsedLine], rules: RuleSet) -> list[FindingData]:
                 )
             )
         if line.count is None:
-            found.append(
-                FindingData("1.1", "г", "no_count", {"line": line.number, "card": card.name})
-            )
+            found.append(_no_count(line, card))
             continue
         if rules.copy_limit is not None and not (
             card.features and card.has_feature(rules.lifting_feature)
@@ -124,7 +174,43 @@ def check_list(lines: list[ParsedLine], rules: RuleSet) -> list[FindingData]:
                         },
                     )
                 )
+    if hero is not None and rules.check_legality and not hero.is_legal_in(rules.format_slug):
+        params = {"card": hero.name, "format": rules.format_name}
+        found.append(FindingData("1.1", "в", "not_legal", params))
+    # The element rule needs the hero's element; a pool without one cannot say (never a guess).
+    if rules.hero_rule and hero is not None and hero.elements:
+        off = _off_element(lines, hero)
+        if off:
+            found.append(
+                FindingData(
+                    "1.1",
+                    "д",
+                    "off_element",
+                    {
+                        "hero": hero.name,
+                        "element": ", ".join(sorted(hero.elements)),
+                        "cards": off,
+                    },
+                )
+            )
     return found
+
+
+@dataclass(frozen=True)
+class ListCheck:
+    """A list as read and its findings (none while the reader refuses a line)."""
+
+    parse: ParseResult
+    findings: list[FindingData]
+
+
+def check_text(text: str, pool: PoolIndex, rules: RuleSet) -> ListCheck:
+    """Read a list and check it: what the app does when a list is saved, without saving."""
+    parse = parse_list(text, pool)
+    if not parse.ok:
+        return ListCheck(parse, [])
+    hero = parse.hero.card if parse.hero is not None else None
+    return ListCheck(parse, check_list(parse.lines, rules, hero=hero))
 
 
 # --- A deck check at the table (1.2) -----------------------------------------------------------

@@ -7,22 +7,37 @@ from functools import cache, cached_property
 from typing import Any, overload
 from urllib.parse import urlencode
 
+from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from decks.describe import describe
+from decks.formats import ALIASES
 from decks.models import (
     Card,
+    CardPool,
     DeckCheck,
     DeckFormat,
     DeckList,
     DeckListLine,
     DeckRules,
     Finding,
+    RecheckRun,
+    SubmissionCode,
 )
-from decks.parsing import CardInfo, ParsedLine, PoolIndex
-from decks.rules import RuleSet
+from decks.parsing import (
+    EXTRA,
+    MAIN,
+    CardInfo,
+    ParsedLine,
+    ParseResult,
+    PoolIndex,
+    Unmatched,
+    normalise,
+    parse_list,
+)
+from decks.rules import FindingData, RuleSet, check_text
 from judging.models import PenaltyRecord
 from judging.selectors import STATE_RELATED
 from tournaments.models import Match, Registration, RegistrationStatus, Round, Tournament
@@ -35,7 +50,43 @@ RULE_FIELDS = (
     "lifting_feature",
     "combine_sections",
     "check_legality",
+    "hero_rule",
 )
+
+
+CARD_FIELDS = ("id", "name", "features", "legal_in", "banned_in", "elements", "is_hero")
+
+
+def format_names() -> dict[str, str]:
+    """Each format by its slug and by its name, normalised, to its slug (for pool files)."""
+    names: dict[str, str] = {}
+    for slug, name in DeckFormat.objects.values_list("slug", "name"):
+        names[normalise(slug)] = slug
+        names[normalise(name)] = slug
+    known = set(names.values())
+    return {alias: slug for alias, slug in ALIASES.items() if slug in known} | names
+
+
+def format_rule_set(name: str) -> RuleSet | None:
+    """A format's own deck rules, found by its name or slug in any case (no tournament)."""
+    slug = format_names().get(normalise(name))
+    deck_format = DeckFormat.objects.filter(slug=slug).first() if slug else None
+    if deck_format is None:
+        return None
+    return RuleSet(
+        format_slug=deck_format.slug,
+        format_name=deck_format.name,
+        **{name: getattr(deck_format, name) for name in RULE_FIELDS},
+    )
+
+
+def format_labels() -> list[str]:
+    return [f"{name} ({slug})" for slug, name in DeckFormat.objects.values_list("slug", "name")]
+
+
+def pools_for(*, user: User, current: int | None) -> QuerySet[CardPool]:
+    """The pools an organiser may choose: their own, and the one the tournament uses now."""
+    return CardPool.objects.filter(Q(owner=user) | Q(pk=current))
 
 
 def default_format(*, tournament: Tournament) -> DeckFormat | None:
@@ -47,7 +98,11 @@ def default_format(*, tournament: Tournament) -> DeckFormat | None:
 
 def rules_for(*, tournament: Tournament) -> DeckRules | None:
     """The tournament's deck rules; unsaved defaults from its format when none were set."""
-    rules = DeckRules.objects.select_related("format", "pool").filter(tournament=tournament).first()
+    # The tournament is read with the rules: its format is the rules' format, and the caller's
+    # tournament object may predate a change of it.
+    rules = (
+        DeckRules.objects.select_related("pool", "tournament").filter(tournament=tournament).first()
+    )
     if rules is not None:
         return rules
     deck_format = default_format(tournament=tournament)
@@ -62,7 +117,7 @@ def rules_saved(tournament: Tournament) -> bool:
 
 
 def defaults_from(*, tournament: Tournament, deck_format: DeckFormat) -> DeckRules:
-    rules = DeckRules(tournament=tournament, format=deck_format)
+    rules = DeckRules(tournament=tournament)
     for name in RULE_FIELDS:
         setattr(rules, name, getattr(deck_format, name))
     return rules
@@ -82,13 +137,16 @@ def card_info(card: Card) -> CardInfo:
         name=card.name,
         features=frozenset(card.features or ()),
         legal_in=frozenset(card.legal_in or ()),
+        banned_in=frozenset(card.banned_in or ()),
+        elements=frozenset(card.elements or ()),
+        is_hero=card.is_hero,
     )
 
 
 def pool_index(*, pool_id: int | None) -> PoolIndex:
     if pool_id is None:
         return PoolIndex()
-    cards = Card.objects.filter(pool_id=pool_id).only("id", "name", "features", "legal_in")
+    cards = Card.objects.filter(pool_id=pool_id).only(*CARD_FIELDS)
     return PoolIndex.of(card_info(card) for card in cards)
 
 
@@ -454,3 +512,89 @@ def deck_penalties(*, tournament: Tournament) -> list[PenaltyRecord]:
         .select_related("registration__player", "infraction", "issued_by", "round", *STATE_RELATED)
         .order_by("issued_at", "id")
     )
+
+
+@dataclass(frozen=True)
+class ReadLine:
+    count: int | None
+    name: str
+    known: bool
+
+
+@dataclass(frozen=True)
+class ListAsRead:
+    """A list as the judges read it: what the player sees after sending it, and the printed
+    registration sheet."""
+
+    player_name: str
+    deck_name: str
+    hero: str
+    main: list[ReadLine]
+    extra: list[ReadLine]
+    findings: list[tuple[str, str]]
+    unmatched: list[Unmatched]
+    notes: list[str]
+
+    @property
+    def main_total(self) -> int:
+        return sum(line.count or 0 for line in self.main)
+
+    @property
+    def extra_total(self) -> int:
+        return sum(line.count or 0 for line in self.extra)
+
+
+def list_as_read(parse: ParseResult, findings: Sequence[FindingData]) -> ListAsRead:
+    def lines(section: str) -> list[ReadLine]:
+        return [
+            ReadLine(
+                line.count, line.card.name if line.card else line.written_name, bool(line.card)
+            )
+            for line in parse.lines
+            if line.section == section
+        ]
+
+    hero = parse.hero
+    return ListAsRead(
+        player_name=parse.player_name,
+        deck_name=parse.deck_name,
+        hero=(hero.card.name if hero.card else hero.written_name) if hero else "",
+        main=lines(MAIN),
+        extra=lines(EXTRA),
+        findings=[(f"{f.code} {f.sub_item}", describe(f.kind, f.params)) for f in findings],
+        unmatched=parse.unmatched,
+        notes=[note for _line, note in parse.notes],
+    )
+
+
+def saved_list_as_read(*, decklist: DeckList) -> ListAsRead:
+    """A saved list read again against the tournament's current pool and rules."""
+    rules = rules_for(tournament=decklist.tournament)
+    index = pool_index(pool_id=rules.pool_id if rules else None)
+    if rules is None:
+        return list_as_read(parse_list(decklist.text, index), [])
+    check = check_text(decklist.text, index, rule_set(rules))
+    return list_as_read(check.parse, check.findings)
+
+
+@dataclass(frozen=True)
+class CodeSlip:
+    name: str
+    membership_id: str
+    code: str
+
+
+def code_slips(*, tournament: Tournament) -> list[CodeSlip]:
+    """Each registered player with a personal code, by name."""
+    return [
+        CodeSlip(name, membership_id or "", code)
+        for name, membership_id, code in SubmissionCode.objects.filter(
+            registration__tournament=tournament
+        )
+        .order_by("registration__player__name", "pk")
+        .values_list("registration__player__name", "registration__player__membership_id", "code")
+    ]
+
+
+def latest_recheck(*, tournament: Tournament) -> RecheckRun | None:
+    return RecheckRun.objects.filter(tournament=tournament).first()

@@ -5,16 +5,18 @@ line-by-line messages) raised before anything is written.
 """
 
 import datetime
-import re
 import secrets
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core.errors import DomainError
 from decks import selectors
@@ -30,20 +32,19 @@ from decks.models import (
     DeckListVersion,
     DeckRules,
     Finding,
+    RecheckRun,
     SubmissionCode,
 )
-from decks.parsing import MAX_COPIES, ParseResult, PoolIndex, Unmatched, normalise, parse_list
+from decks.parsing import MAX_COPIES, CardInfo, ParseResult, PoolIndex, Unmatched, parse_list
 from decks.picking import choose_tables, pick_weights
-from decks.rules import FindingData, check_list, compare_deck, listed_cards
+from decks.pool_file import decode_pool_file, file_rows, read_pool
+from decks.rules import FindingData, RuleSet, check_list, check_text, compare_deck, listed_cards
 from tournaments.models import Match, Registration, Round, Tournament
-from tournaments.player_import import read_upload
-from tournaments.services.setup import lock_registrations
+from tournaments.services.setup import lock_registrations, update_tournament
 
-MAX_POOL_ROWS = 20_000
 MAX_TEXT = 20_000
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
-POOL_HEADER_WORDS = {"name", "название", "карта", "имя", "card"}
 CHECKLIST_1_3 = {
     "а": "short_deck",
     "б": "illegal_card",
@@ -66,83 +67,52 @@ class PoolReport:
         return not self.errors
 
 
-def _split(cell: str) -> list[str]:
-    return [part.strip() for part in re.split(r"[;|,]", cell) if part.strip()]
-
-
-def _format_slugs() -> dict[str, str]:
-    """Each format by its slug and by its name, normalised, to its slug."""
-    names: dict[str, str] = {}
-    for slug, name in DeckFormat.objects.values_list("slug", "name"):
-        names[normalise(slug)] = slug
-        names[normalise(name)] = slug
-    return names
-
-
 def import_card_pool(
-    *, tournament: Tournament, name: str, content: bytes, is_demo: bool = False
+    *,
+    tournament: Tournament,
+    name: str,
+    content: bytes,
+    owner: User | None = None,
+    is_demo: bool = False,
 ) -> PoolReport:
-    """Check the whole CSV (name, set, features, legal formats); import it only when no row is
-    bad, as a new pool the tournament then uses."""
+    """Check the whole file (columns by their header names, see ``decks.pool_file``); import it
+    only when no row is bad, as a new pool of ``owner`` that the tournament then uses. Every
+    saved list is read again against the new pool."""
     report = PoolReport()
-    rows, unreadable = read_upload(content)
+    text, unreadable = decode_pool_file(content)
     if unreadable:
         report.errors.append((0, unreadable))
         return report
-    if rows and {normalise(cell) for cell in rows[0][1]} & POOL_HEADER_WORDS:
-        rows = rows[1:]
-    if not rows:
-        report.errors.append((0, _("The file has no cards.")))
-        return report
-    if len(rows) > MAX_POOL_ROWS:
-        report.errors.append(
-            (0, _("The file has more than %(limit)s cards.") % {"limit": MAX_POOL_ROWS})
-        )
-        return report
-    formats = _format_slugs()
-    seen: dict[str, int] = {}
-    cards: list[Card] = []
-    for number, cells in rows:
-        card_name = cells[0] if cells else ""
-        key = normalise(card_name)
-        legal_cells = _split(cells[3]) if len(cells) > 3 else []
-        unknown = [cell for cell in legal_cells if normalise(cell) not in formats]
-        problem = ""
-        if not key:
-            problem = _("The card has no name.")
-        elif len(card_name) > 200 or len(cells) > 4 or any(len(cell) > 300 for cell in cells):
-            problem = _("The row is too long: name, set, features, legal formats.")
-        elif key in seen:
-            problem = _("%(name)s is already on line %(line)s.") % {
-                "name": card_name,
-                "line": seen[key],
-            }
-        elif unknown:
-            problem = _("Unknown format: %(names)s.") % {"names": ", ".join(unknown)}
-        if problem:
-            report.errors.append((number, problem))
-            continue
-        seen[key] = number
-        cards.append(
-            Card(
-                name=card_name,
-                key=key,
-                set_name=cells[1] if len(cells) > 1 else "",
-                features=_split(cells[2]) if len(cells) > 2 else [],
-                legal_in=sorted({formats[normalise(cell)] for cell in legal_cells}),
-            )
-        )
-    if report.errors:
+    read = read_pool(file_rows(text), selectors.format_names())
+    if not read.ok:
+        report.errors = read.errors
         return report
     with transaction.atomic():
-        pool = CardPool.objects.create(name=name.strip()[:200] or tournament.name, is_demo=is_demo)
-        for card in cards:
-            card.pool = pool
-        Card.objects.bulk_create(cards, batch_size=1000)
+        pool = CardPool.objects.create(
+            name=name.strip()[:200] or tournament.name, is_demo=is_demo, owner=owner
+        )
+        Card.objects.bulk_create(
+            (
+                Card(
+                    pool=pool,
+                    name=card.name,
+                    key=card.key,
+                    set_name=card.set_name,
+                    features=list(card.features),
+                    elements=list(card.elements),
+                    is_hero=card.is_hero,
+                    legal_in=list(card.legal_in),
+                    banned_in=list(card.banned_in),
+                )
+                for card in read.cards
+            ),
+            batch_size=1000,
+        )
         rules = _rules_for_update(tournament)
         rules.pool = pool
         rules.save()
-    report.imported, report.pool = len(cards), pool
+        request_recheck(tournament=tournament)
+    report.imported, report.pool = len(read.cards), pool
     return report
 
 
@@ -152,6 +122,7 @@ def import_card_pool(
 def _rules_for_update(tournament: Tournament) -> DeckRules:
     rules = DeckRules.objects.select_for_update().filter(tournament=tournament).first()
     if rules is not None:
+        rules.tournament = tournament
         return rules
     fresh = selectors.rules_for(tournament=tournament)
     if fresh is None:
@@ -174,28 +145,209 @@ def update_rules(
     check_legality: bool,
     self_submission: bool,
     deadline: datetime.datetime | None,
+    hero_rule: bool | None = None,
 ) -> DeckRules:
-    """Change the tournament's deck rules; every saved list is checked again under them."""
+    """Change the tournament's deck rules; every saved list is read and checked again under them
+    (``hero_rule`` None: as the format has it)."""
     if main_min is not None and main_max is not None and main_min > main_max:
         raise DomainError(
             "sizes", _("The main deck's least size is above its largest."), field="main_min"
         )
     with transaction.atomic():
+        if tournament.format != deck_format.slug:
+            # One setting: the deck rules' format is the tournament's (rules.md, issue 28).
+            update_tournament(tournament=tournament, format=deck_format.slug)
+            tournament.format = deck_format.slug
         rules = _rules_for_update(tournament)
-        rules.format, rules.pool = deck_format, pool
+        pool_changed = rules.pool_id != (pool.pk if pool else None)
+        rules.tournament, rules.pool = tournament, pool
         rules.main_min, rules.main_max, rules.extra_max = main_min, main_max, extra_max
         rules.copy_limit, rules.lifting_feature = copy_limit, lifting_feature.strip()
         rules.combine_sections, rules.check_legality = combine_sections, check_legality
         rules.self_submission, rules.deadline = self_submission, deadline
+        rules.hero_rule = deck_format.hero_rule if hero_rule is None else hero_rule
         rules.save()
-        for decklist in DeckList.objects.filter(tournament=tournament).prefetch_related(
-            "lines__card"
-        ):
-            _write_findings(
-                decklist,
-                check_list(selectors.parsed_lines(decklist=decklist), selectors.rule_set(rules)),
-            )
+        request_recheck(tournament=tournament, rewrite_lines=pool_changed)
     return rules
+
+
+RECHECK_BATCH = 250
+
+
+def request_recheck(*, tournament: Tournament, rewrite_lines: bool = True) -> RecheckRun:
+    """Start a re-check of every list of the tournament once the current transaction commits,
+    off the request (``decks.tasks``); the deck screens show its progress. ``rewrite_lines``:
+    the pool changed, so the lines are written again too."""
+    run = RecheckRun.objects.create(
+        tournament=tournament,
+        total=DeckList.objects.filter(tournament=tournament).count(),
+        rewrite_lines=rewrite_lines,
+    )
+    if run.total == 0:
+        run.finished_at = run.created_at
+        run.save(update_fields=["finished_at"])
+        return run
+    # Imported here: the task module imports this one.
+    from decks.tasks import recheck_tournament_lists
+
+    transaction.on_commit(lambda: recheck_tournament_lists.enqueue(run.pk))
+    return run
+
+
+def run_recheck(*, run_id: int) -> int:
+    """Read every list of the run's tournament again against its current pool and rules, and
+    write its lines and findings anew: a new pool, format, rule or ban reaches lists already in.
+
+    In batches, each its own short transaction, so a judge's or a player's save never waits for
+    the whole re-check; a list saved meanwhile (a new version) keeps its own, newer check. A run
+    stops when a newer one for the same tournament has started. Returns the lists checked."""
+    run = RecheckRun.objects.select_related("tournament").filter(pk=run_id).first()
+    if run is None or run.finished_at is not None:
+        return 0
+    tournament = run.tournament
+    rules = selectors.rules_for(tournament=tournament)
+    if rules is None:
+        RecheckRun.objects.filter(pk=run.pk).update(finished_at=timezone.now())
+        return 0
+    rule_set = selectors.rule_set(rules)
+    index = selectors.pool_index(pool_id=rules.pool_id)
+    ids = list(
+        DeckList.objects.filter(tournament=tournament).order_by("pk").values_list("pk", flat=True)
+    )
+    if run.rewrite_lines and rules.pool_id is not None:
+        _point_lines_at_pool(tournament=tournament, pool_id=rules.pool_id)
+    checked = 0
+    for start in range(0, len(ids), RECHECK_BATCH):
+        if RecheckRun.objects.filter(tournament=tournament, pk__gt=run.pk).exists():
+            break
+        batch = ids[start : start + RECHECK_BATCH]
+        checked += _recheck_batch(batch, index, rule_set, rewrite_lines=run.rewrite_lines)
+        RecheckRun.objects.filter(pk=run.pk).update(done=min(start + RECHECK_BATCH, len(ids)))
+    RecheckRun.objects.filter(pk=run.pk).update(finished_at=timezone.now())
+    return checked
+
+
+def recheck_lists(*, tournament: Tournament, rewrite_lines: bool = True) -> int:
+    """Re-check every list of the tournament now, in this process (the task's work, at once)."""
+    run = RecheckRun.objects.create(
+        tournament=tournament,
+        total=DeckList.objects.filter(tournament=tournament).count(),
+        rewrite_lines=rewrite_lines,
+    )
+    return run_recheck(run_id=run.pk)
+
+
+def _point_lines_at_pool(*, tournament: Tournament, pool_id: int) -> None:
+    """Point every line at the card of the new pool with the same name, in one statement: most
+    lines read the same card in a re-imported pool (a ban, a new set), so the batches then
+    rewrite only the lists whose reading changed."""
+    old_key = Card.objects.filter(pk=OuterRef(OuterRef("card_id"))).values("key")[:1]
+    new_card = Card.objects.filter(pool_id=pool_id, key=Subquery(old_key)).values("pk")[:1]
+    with transaction.atomic():
+        DeckListLine.objects.filter(decklist__tournament=tournament, card__isnull=False).exclude(
+            card__pool_id=pool_id
+        ).update(card_id=Subquery(new_card))
+
+
+def _lines_as_saved(ids: list[int]) -> dict[int, list[tuple[object, ...]]]:
+    saved: dict[int, list[tuple[object, ...]]] = {}
+    for decklist_id, *row in (
+        DeckListLine.objects.filter(decklist_id__in=ids)
+        .order_by("decklist_id", "number", "pk")
+        .values_list("decklist_id", "number", "section", "written_name", "card_id", "count")
+    ):
+        saved.setdefault(decklist_id, []).append(tuple(row))
+    return saved
+
+
+def _recheck_batch(
+    ids: list[int], index: PoolIndex, rule_set: RuleSet, *, rewrite_lines: bool
+) -> int:
+    decklists = list(
+        DeckList.objects.filter(pk__in=ids).only(
+            "id", "text", "version", "registration_id", "tournament_id"
+        )
+    )
+    now = timezone.now()
+    read: dict[int, tuple[int, list[DeckListLine], list[Finding]]] = {}
+    changed: set[int] = set()
+    for decklist in decklists:
+        check = check_text(decklist.text, index, rule_set)
+        if not check.parse.ok:
+            # A list saved before the reader changed and now unreadable keeps what it had.
+            continue
+        read[decklist.pk] = (
+            decklist.version,
+            _line_rows(decklist, check.parse) if rewrite_lines else [],
+            _finding_rows(decklist, check.findings, now),
+        )
+    if rewrite_lines:
+        # Only the lists whose lines read differently now are written again.
+        saved = _lines_as_saved(list(read))
+        for pk, (_version, lines, _found) in read.items():
+            now_read = [
+                (ln.number, ln.section, ln.written_name, ln.card_id, ln.count) for ln in lines
+            ]
+            if saved.get(pk, []) == now_read:
+                lines.clear()
+                changed.discard(pk)
+            else:
+                changed.add(pk)
+    with transaction.atomic():
+        current = dict(
+            DeckList.objects.select_for_update()
+            .filter(pk__in=list(read))
+            .values_list("pk", "version")
+        )
+        fresh = [pk for pk, (version, _lines, _found) in read.items() if current.get(pk) == version]
+        if changed:
+            DeckListLine.objects.filter(
+                decklist_id__in=[pk for pk in fresh if pk in changed]
+            ).delete()
+        Finding.objects.filter(decklist_id__in=fresh).delete()
+        DeckListLine.objects.bulk_create(
+            [line for pk in fresh for line in read[pk][1]], batch_size=2000
+        )
+        Finding.objects.bulk_create(
+            [finding for pk in fresh for finding in read[pk][2]], batch_size=2000
+        )
+    return len(fresh)
+
+
+def _hero(parse: ParseResult) -> CardInfo | None:
+    return parse.hero.card if parse.hero is not None else None
+
+
+def _line_rows(decklist: DeckList, parse: ParseResult) -> list[DeckListLine]:
+    return [
+        DeckListLine(
+            decklist_id=decklist.pk,
+            number=line.number,
+            section=line.section,
+            written_name=line.written_name[:200],
+            card_id=line.card.id if line.card else None,
+            count=line.count,
+        )
+        for line in parse.lines
+    ]
+
+
+def _finding_rows(
+    decklist: DeckList, findings: list[FindingData], now: datetime.datetime
+) -> list[Finding]:
+    return [
+        Finding(
+            tournament_id=decklist.tournament_id,
+            registration_id=decklist.registration_id,
+            decklist_id=decklist.pk,
+            code=f.code,
+            sub_item=f.sub_item,
+            kind=f.kind,
+            params=f.params,
+            created_at=now,
+        )
+        for f in findings
+    ]
 
 
 # --- Deck lists --------------------------------------------------------------------------------
@@ -214,6 +366,8 @@ class ListRefused(DomainError):
 class SavedList:
     decklist: DeckList
     findings: list[FindingData]
+    # The list as read: what the player is shown (hero, names, what was not a card).
+    parse: ParseResult | None = None
 
 
 def lists_locked(*, tournament: Tournament, rules: DeckRules | None) -> bool:
@@ -236,9 +390,17 @@ def save_decklist(
     tournament = registration.tournament
     if not tournament.uses_decklists:
         raise DomainError("no_decklists", _("This tournament does not use deck lists."))
+    # One character a line break, as the player sees it in the box (a browser sends CRLF).
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     if len(text) > MAX_TEXT:
         raise DomainError(
-            "too_long", _("The list is longer than %(limit)s characters.") % {"limit": MAX_TEXT}
+            "too_long",
+            ngettext(
+                "The list has %(count)s character; at most %(limit)s.",
+                "The list has %(count)s characters; at most %(limit)s.",
+                len(text),
+            )
+            % {"count": len(text), "limit": MAX_TEXT},
         )
     rules = selectors.rules_for(tournament=tournament)
     if rules is None:
@@ -266,7 +428,7 @@ def save_decklist(
             _("Lists are locked: write why this list is corrected."),
             field="reason",
         )
-    findings = check_list(parse.lines, selectors.rule_set(rules))
+    findings = check_list(parse.lines, selectors.rule_set(rules), hero=_hero(parse))
     with transaction.atomic():
         lock_registrations([registration.pk])
         decklist = DeckList.objects.select_for_update().filter(registration=registration).first()
@@ -289,39 +451,10 @@ def save_decklist(
             reason=reason.strip(),
             created_at=now,
         )
-        DeckListLine.objects.bulk_create(
-            DeckListLine(
-                decklist=decklist,
-                number=line.number,
-                section=line.section,
-                written_name=line.written_name[:200],
-                card_id=line.card.id if line.card else None,
-                count=line.count,
-            )
-            for line in parse.lines
-        )
-        _write_findings(decklist, findings, now=now)
-    return SavedList(decklist=decklist, findings=findings)
-
-
-def _write_findings(
-    decklist: DeckList, findings: list[FindingData], now: datetime.datetime | None = None
-) -> None:
-    Finding.objects.filter(decklist=decklist).delete()
-    moment = now or timezone.now()
-    Finding.objects.bulk_create(
-        Finding(
-            tournament_id=decklist.tournament_id,
-            registration_id=decklist.registration_id,
-            decklist=decklist,
-            code=f.code,
-            sub_item=f.sub_item,
-            kind=f.kind,
-            params=f.params,
-            created_at=moment,
-        )
-        for f in findings
-    )
+        DeckListLine.objects.bulk_create(_line_rows(decklist, parse))
+        Finding.objects.filter(decklist=decklist).delete()
+        Finding.objects.bulk_create(_finding_rows(decklist, findings, now))
+    return SavedList(decklist=decklist, findings=findings, parse=parse)
 
 
 def issue_submission_codes(*, tournament: Tournament) -> int:
@@ -346,8 +479,45 @@ def issue_submission_codes(*, tournament: Tournament) -> int:
     return len(made)
 
 
-def submit_own_list(*, tournament: Tournament, code: str, text: str) -> SavedList:
-    """A player's own list, with their personal code, before the lists lock."""
+# Wrong personal codes allowed in a window, from one client and into one tournament, before the
+# form answers only "wait": a code of 8 characters from 32 cannot be guessed in so few tries.
+CODE_TRIES_PER_CLIENT = 10
+CODE_TRIES_PER_TOURNAMENT = 100
+CODE_WINDOW_SECONDS = 15 * 60
+
+
+def _tries_keys(tournament: Tournament, client: str) -> tuple[str, str]:
+    return f"decks:code-tries:{tournament.pk}:{client}", f"decks:code-tries:{tournament.pk}"
+
+
+def _ensure_may_try_a_code(tournament: Tournament, client: str) -> None:
+    """Refuse before the code is looked at, so the answer says nothing about any code."""
+    by_client, by_tournament = _tries_keys(tournament, client)
+    if (cache.get(by_client) or 0) >= CODE_TRIES_PER_CLIENT or (
+        cache.get(by_tournament) or 0
+    ) >= CODE_TRIES_PER_TOURNAMENT:
+        raise DomainError(
+            "code_throttled",
+            _("Too many wrong codes. Wait %(minutes)s minutes, or ask the organiser for your code.")
+            % {"minutes": CODE_WINDOW_SECONDS // 60},
+            field="code",
+        )
+
+
+def _count_a_wrong_code(tournament: Tournament, client: str) -> None:
+    for key in _tries_keys(tournament, client):
+        # add() starts the window once; incr() keeps its expiry.
+        if not cache.add(key, 1, CODE_WINDOW_SECONDS):
+            try:
+                cache.incr(key)
+            except ValueError:
+                cache.set(key, 1, CODE_WINDOW_SECONDS)
+
+
+def submit_own_list(*, tournament: Tournament, code: str, text: str, client: str = "") -> SavedList:
+    """A player's own list, with their personal code, before the lists lock. Wrong codes are
+    counted per ``client`` (its address) and per tournament; past the limit every code is
+    refused for a while without being looked at."""
     rules = selectors.rules_for(tournament=tournament)
     if rules is None or not rules.self_submission or not tournament.uses_decklists:
         raise DomainError("closed", _("This tournament does not take lists from players."))
@@ -355,6 +525,7 @@ def submit_own_list(*, tournament: Tournament, code: str, text: str) -> SavedLis
         raise DomainError(
             "locked", _("The deadline has passed: lists are locked. Ask a judge."), field="text"
         )
+    _ensure_may_try_a_code(tournament, client)
     wanted = code.strip().upper().replace(" ", "")
     entry = (
         SubmissionCode.objects.filter(registration__tournament=tournament, code=wanted)
@@ -364,6 +535,7 @@ def submit_own_list(*, tournament: Tournament, code: str, text: str) -> SavedLis
         else None
     )
     if entry is None:
+        _count_a_wrong_code(tournament, client)
         raise DomainError("bad_code", _("This code is not known here."), field="code")
     return save_decklist(registration=entry.registration, text=text, by=None)
 
@@ -398,7 +570,11 @@ def record_deck_check(
         decklist = selectors.decklist_of(registration=registration)
         if decklist is None:
             raise DomainError("no_list", _("This player has no deck list to check against."))
-        extras = parse_list(not_on_list, PoolIndex()) if not_on_list.strip() else ParseResult()
+        extras = (
+            parse_list(not_on_list, PoolIndex(), titles=False)
+            if not_on_list.strip()
+            else ParseResult()
+        )
         if extras.errors:
             line, message = extras.errors[0]
             raise DomainError(

@@ -7,11 +7,14 @@ Lists are the staff's only: every view but the player's submission page goes thr
 
 import uuid
 
+import segno
 from django.contrib import messages
 from django.core.paginator import Page, Paginator
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -29,7 +32,7 @@ from decks.forms import (
     RulesForm,
     SubmitForm,
 )
-from decks.models import DeckCheckPick
+from decks.models import CardPool, DeckCheckPick
 from decks.rules import listed_cards
 from tournaments.access import JUDGES, Access, staff_view
 from tournaments.models import Registration, StaffRole, Tournament
@@ -62,6 +65,7 @@ def overview(request: DeskRequest, access: Access) -> HttpResponse:
             "locked": services.lists_locked(tournament=tournament, rules=rules),
             "rows": _page(request, selectors.player_rows(tournament=tournament)),
             "missing": selectors.missing_count(tournament=tournament),
+            "recheck": selectors.latest_recheck(tournament=tournament),
             "submit_url": request.build_absolute_uri(
                 reverse("decks:submit", args=[tournament.slug])
             ),
@@ -74,12 +78,17 @@ def _rules_initial(tournament: Tournament) -> dict[str, object]:
     if rules is None:
         return {}
     return {
-        "deck_format": rules.format_id,
+        "deck_format": rules.format.pk,
         "pool": rules.pool_id,
         "self_submission": rules.self_submission,
         "deadline": rules.deadline,
         **{name: getattr(rules, name) for name in selectors.RULE_FIELDS},
     }
+
+
+def _pools(request: DeskRequest, tournament: Tournament) -> QuerySet[CardPool]:
+    rules = selectors.rules_for(tournament=tournament)
+    return selectors.pools_for(user=request.user, current=rules.pool_id if rules else None)
 
 
 def _rules_page(
@@ -91,6 +100,7 @@ def _rules_page(
         "rules": selectors.rules_for(tournament=access.tournament),
         "form": form,
         "pool_form": pool_form,
+        "recheck": selectors.latest_recheck(tournament=access.tournament),
         **extra,
     }
     return render(request, "decks/rules_edit.html", context)
@@ -100,7 +110,10 @@ def _rules_page(
 def rules_edit(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
     form = RulesForm(
-        request.POST or None, initial=_rules_initial(tournament), event_day=tournament.date
+        request.POST or None,
+        initial=_rules_initial(tournament),
+        event_day=tournament.date,
+        pools=_pools(request, tournament),
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -116,13 +129,14 @@ def rules_edit(request: DeskRequest, access: Access) -> HttpResponse:
                 lifting_feature=data["lifting_feature"],
                 combine_sections=data["combine_sections"],
                 check_legality=data["check_legality"],
+                hero_rule=data["hero_rule"],
                 self_submission=data["self_submission"],
                 deadline=data["deadline"],
             )
         except DomainError as error:
             form.add_error(error.field, str(error.message))
         else:
-            messages.success(request, _("Deck rules saved; every list was checked again."))
+            messages.success(request, _("Deck rules saved; every list is being checked again."))
             return redirect("decks:rules", slug=tournament.slug)
     return _rules_page(request, access, form, PoolForm())
 
@@ -138,11 +152,12 @@ def pool_import(request: DeskRequest, access: Access) -> HttpResponse:
             tournament=tournament,
             name=pool_form.cleaned_data["name"],
             content=pool_form.cleaned_data["file"].read(),
+            owner=request.user,
         )
         if report.ok:
             messages.success(request, _("%(count)s cards imported.") % {"count": report.imported})
             return redirect("decks:rules", slug=tournament.slug)
-    form = RulesForm(initial=_rules_initial(tournament))
+    form = RulesForm(initial=_rules_initial(tournament), pools=_pools(request, tournament))
     return _rules_page(request, access, form, pool_form, report=report)
 
 
@@ -350,6 +365,7 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
                 tournament=tournament,
                 code=form.cleaned_data["code"],
                 text=form.cleaned_data["text"],
+                client=request.META.get("REMOTE_ADDR", ""),
             )
         except services.ListRefused as refused:
             context.update(
@@ -358,5 +374,69 @@ def submit(request: HttpRequest, slug: str) -> HttpResponse:
         except DomainError as error:
             form.add_error(error.field if error.field in form.fields else None, str(error.message))
         else:
-            context.update(saved=saved, form=None)
+            # The player sees the list as the judges will read it, and may send it again
+            # corrected (the same code and text filled in) until the deadline.
+            context.update(
+                saved=saved,
+                read=selectors.list_as_read(saved.parse, saved.findings) if saved.parse else None,
+                form=SubmitForm(initial=form.cleaned_data),
+            )
     return render(request, "decks/submit.html", context)
+
+
+def _qr_svg(text: str) -> SafeString:
+    code = segno.make(text, error="m")
+    # segno writes the markup itself from the code's modules: nothing of ``text`` is in it.
+    return mark_safe(code.svg_inline(scale=1, omitsize=True, svgclass="qr", lineclass="qr-line"))
+
+
+@staff_view(ORGANISER)
+def code_slips(request: DeskRequest, access: Access) -> HttpResponse:
+    """One slip a player: their personal code and a QR of the submission page, to print."""
+    tournament = access.tournament
+    url = request.build_absolute_uri(reverse("decks:submit", args=[tournament.slug]))
+    return render(
+        request,
+        "decks/code_slips.html",
+        {
+            "access": access,
+            "tournament": tournament,
+            "url": url,
+            "qr": _qr_svg(url),
+            "slips": selectors.code_slips(tournament=tournament),
+        },
+    )
+
+
+@staff_view(*STAFF)
+def registration_sheet(request: DeskRequest, access: Access, registration_id: int) -> HttpResponse:
+    """A saved list printed as a registration sheet, read as the judges read it."""
+    registration = _registration(access, registration_id)
+    decklist = selectors.decklist_of(registration=registration)
+    if decklist is None:
+        raise Http404
+    return render(
+        request,
+        "decks/registration_sheet.html",
+        {
+            "access": access,
+            "tournament": access.tournament,
+            "registration": registration,
+            "decklist": decklist,
+            "rules": selectors.rules_for(tournament=access.tournament),
+            "read": selectors.saved_list_as_read(decklist=decklist),
+        },
+    )
+
+
+@staff_view(*STAFF)
+def recheck_progress(request: DeskRequest, access: Access) -> HttpResponse:
+    """How far the re-check of every list has got (polled while it runs)."""
+    return render(
+        request,
+        "decks/_recheck_progress.html",
+        {
+            "tournament": access.tournament,
+            "recheck": selectors.latest_recheck(tournament=access.tournament),
+        },
+    )

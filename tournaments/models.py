@@ -33,6 +33,9 @@ def decklists_required(level: str) -> bool:
 
 class Format(models.TextChoices):
     CONSTRUCTED = "constructed", _("Constructed")
+    # A named variant of constructed with its own legal cards: deck lists are checked against
+    # the tournament's format, so the variant is the tournament's setting too.
+    STANDARD = "standard", _("Constructed: Standard")
     DRAFT = "draft", _("Draft")
     SEALED = "sealed", _("Sealed")
     OTHER = "other", _("Other")

@@ -53,7 +53,7 @@ def test_the_organiser_imports_a_card_pool(live_server, page, desk, screenshot):
         {"name": "pool.csv", "mimeType": "text/csv", "buffer": pool_csv()}
     )
     page.get_by_role("button", name="Импортировать").click()
-    expect(page.locator(".messages")).to_contain_text("Импортировано карт: 19.")
+    expect(page.locator(".messages")).to_contain_text("Импортировано карт: 21.")
     screenshot(page, "decks-rules")
 
 

@@ -1,6 +1,18 @@
 import pytest
+from django.utils import translation
 
-from decks.parsing import EXTRA, MAIN, MAX_LINES, CardInfo, PoolIndex, normalise, parse_list
+from decks.parsing import (
+    EXTRA,
+    MAIN,
+    MAX_LINES,
+    CardInfo,
+    PoolIndex,
+    clean_text,
+    lemma_keys,
+    looks_like_person,
+    normalise,
+    parse_list,
+)
 
 POOL = PoolIndex.of(
     [
@@ -9,6 +21,10 @@ POOL = PoolIndex.of(
         CardInfo(3, "Шар смерти"),
         CardInfo(4, "Гоблин-налётчик", frozenset({"Орда"})),
         CardInfo(5, "Хищник"),
+        CardInfo(6, "Вайл"),
+        CardInfo(7, "Лесная фея"),
+        CardInfo(8, "Хакодар", is_hero=True),
+        CardInfo(9, "Три богатыря"),
     ]
 )
 
@@ -57,10 +73,10 @@ def test_sections_switch_on_headers():
 
 
 def test_unknown_names_are_never_guessed_but_suggested():
-    result = parse_list("3 Вампиры\n2 Шар смер", POOL)
+    result = parse_list("3 Вампирр\n2 Шар смер", POOL)
     assert result.ok
     assert [(u.number, u.name, u.suggestions) for u in result.unmatched] == [
-        (1, "Вампиры", ["Вампир"]),
+        (1, "Вампирр", ["Вампир"]),
         (2, "Шар смер", ["Шар смерти"]),
     ]
     assert [line.card for line in result.lines] == [None, None]
@@ -89,3 +105,284 @@ def test_ten_thousand_lines_are_refused_at_once():
     assert [line for line, _message in result.errors] == [0]
     assert str(MAX_LINES) in result.errors[0][1]
     assert result.lines == []
+
+
+# --- Lists as players really write them (issue 28): one row per form ---------------------------
+
+
+def read(text):
+    """The lines as a judge would read them: (section, card or written name, count)."""
+    result = parse_list(text, POOL)
+    assert result.ok, result.errors
+    return [
+        (line.section, line.card.name if line.card else f"?{line.written_name}", line.count)
+        for line in result.lines
+    ]
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # The count after the name.
+        ("Вампир - 3", ("Вампир", 3)),
+        ("Вампир — 3", ("Вампир", 3)),
+        ("Вампир – 3", ("Вампир", 3)),
+        ("Вампир: 3", ("Вампир", 3)),
+        ("Вампир (3)", ("Вампир", 3)),
+        ("Вампир [3]", ("Вампир", 3)),
+        ("Вампир 3", ("Вампир", 3)),
+        ("Вампир\t3", ("Вампир", 3)),
+        ("3\tВампир", ("Вампир", 3)),
+        ("Вампир;3", ("Вампир", 3)),
+        ("Вампир x3", ("Вампир", 3)),
+        ("Вампир х3", ("Вампир", 3)),
+        ("Вампир 3x", ("Вампир", 3)),
+        ("Вампир (x3)", ("Вампир", 3)),
+        ("Вампир 3 шт.", ("Вампир", 3)),
+        ("Вампир - 3 шт", ("Вампир", 3)),
+        ("Вампир 3 копии", ("Вампир", 3)),
+        # The count before the name.
+        ("3 шт. Вампир", ("Вампир", 3)),
+        ("3шт Вампир", ("Вампир", 3)),
+        ("3x Вампир", ("Вампир", 3)),
+        ("3х Вампир", ("Вампир", 3)),
+        ("x3 Вампир", ("Вампир", 3)),
+        ("3 - Вампир", ("Вампир", 3)),
+        # Russian plurals and cases of the pool's names.
+        ("3 Вампира", ("Вампир", 3)),
+        ("2 Шара смерти", ("Шар смерти", 2)),
+        ("3 Вайла", ("Вайл", 3)),
+        ("2 Лесных феи", ("Лесная фея", 2)),
+        ("5 Гоблинов-налётчиков", ("Гоблин-налётчик", 5)),
+        ("Вампиры - 2", ("Вампир", 2)),
+        # Numbered lists: the list number is never the count.
+        ("1. Вампир 3", ("Вампир", 3)),
+        ("1) 3x Вампир", ("Вампир", 3)),
+        ("12. Шар смерти - 2", ("Шар смерти", 2)),
+        ("1. Вампир", ("Вампир", None)),
+        ("2. Самоход", ("Самоход", None)),
+        # Set and collector numbers are set aside.
+        ("3 Вампир (14-29)", ("Вампир", 3)),
+        ("3 Вампир [ЛГ 14]", ("Вампир", 3)),
+        ("Вампир 3 (14-29)", ("Вампир", 3)),
+        ("Вампир (14-29)", ("Вампир", None)),
+        # Bullets, invisible characters, odd spaces.
+        ("- 3 Вампир", ("Вампир", 3)),
+        ("• Вампир - 3", ("Вампир", 3)),
+        ("\ufeff3 Вампир", ("Вампир", 3)),
+        ("3\u00a0Вампир\u200b", ("Вампир", 3)),
+        ("3 Вам\u00adпир", ("Вампир", 3)),
+        # Numbers written as words: a line without a number of copies (1.1 г).
+        ("три Вампира", ("Вампир", None)),
+        ("Вампир - три", ("Вампир", None)),
+        # Dot leaders, quotes, inline comments, a Latin letter typed in a Cyrillic word.
+        ("Вампир....3", ("Вампир", 3)),
+        ("Вампир . . . 3", ("Вампир", 3)),
+        ("«Вампир» 3", ("Вампир", 3)),
+        ('3 "Вампир"', ("Вампир", 3)),
+        ("3 Вампир // топ карта", ("Вампир", 3)),
+        ("3 Вампир # комментарий", ("Вампир", 3)),
+        ("3 Самоходa", ("Самоход", 3)),
+        ("3 × Вампир", ("Вампир", 3)),
+        ("3* Вампир", ("Вампир", 3)),
+        # A card whose name begins with a number word is that card.
+        ("2 Три богатыря", ("Три богатыря", 2)),
+        ("Три богатыря", ("Три богатыря", None)),
+    ],
+)
+def test_every_form_of_a_card_line(line, expected):
+    assert read("3 Самоход\n" + line)[1:] == [(MAIN, *expected)]
+
+
+@pytest.mark.parametrize(
+    ("line", "word", "numbered"),
+    [("три Вампира", "три", False), ("Вампир - три", "три", False), ("1. Вампир", "", True)],
+)
+def test_how_a_line_without_a_count_was_written_is_kept(line, word, numbered):
+    (parsed,) = parse_list(line, POOL).lines
+    assert (parsed.count, parsed.count_word, parsed.numbered) == (None, word, numbered)
+
+
+@pytest.mark.parametrize(
+    ("header", "section", "stated"),
+    [
+        ("Сайд:", EXTRA, None),
+        ("Сайд", EXTRA, None),
+        ("Сайдборд (10)", EXTRA, 10),
+        ("Сайдборд: 10", EXTRA, 10),
+        ("Sideboard:", EXTRA, None),
+        ("Доп. колода - 10 карт", EXTRA, 10),
+        ("Дополнительная колода:", EXTRA, None),
+        ("Main deck:", MAIN, None),
+        ("Основа (40)", MAIN, 40),
+        ("Основная колода: 40 карт", MAIN, 40),
+        ("ОСНОВНАЯ КОЛОДА", MAIN, None),
+        ("Колода:", MAIN, None),
+        ("Основная колода (40 карт):", MAIN, 40),
+        ("Сайд (10):", EXTRA, 10),
+        ("Side (5):", EXTRA, 5),
+        ("Доп:", EXTRA, None),
+    ],
+)
+def test_headers_start_the_main_or_the_extra_deck(header, section, stated):
+    # The list opens in the other section, so the header must switch it.
+    opening = "Сайд:" if section == MAIN else "Main deck:"
+    result = parse_list(f"{opening}\n3 Вампир\n{header}\n2 Самоход", POOL)
+    assert result.ok
+    assert [(line.section, line.card.name) for line in result.lines][-1] == (section, "Самоход")
+    assert result.stated.get(section) == stated
+
+
+def test_a_whole_list_as_players_paste_it():
+    text = (
+        "\ufeffИванов Иван\n"
+        "Вампиры ночи\n"
+        "Герой: Хакодар\n"
+        "\n"
+        "Основная колода: 40 карт\n"
+        "1. Вампир - 3\n"
+        "2. 2 Шара смерти\n"
+        "// взял у друга\n"
+        "# ещё комментарий\n"
+        "Комментарий: без Вайлов\n"
+        "Сайд:\n"
+        "3x Вайл\n"
+        "Итого: 50\n"
+    )
+    result = parse_list(text, POOL)
+    assert result.ok and not result.unmatched
+    assert (result.player_name, result.deck_name) == ("Иванов Иван", "Вампиры ночи")
+    assert (result.hero.number, result.hero.card.name) == (3, "Хакодар")
+    assert result.stated == {MAIN: 40, "total": 50}
+    assert [(ln.number, ln.section, ln.card.name, ln.count) for ln in result.lines] == [
+        (6, MAIN, "Вампир", 3),
+        (7, MAIN, "Шар смерти", 2),
+        (12, EXTRA, "Вайл", 3),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        ("Игрок: Петрова Анна", "Петрова Анна"),
+        ("Имя - Петрова Анна", "Петрова Анна"),
+        ("Player: Anna Petrova", "Anna Petrova"),
+    ],
+)
+def test_a_labelled_player_name(line, name):
+    assert parse_list(f"{line}\n3 Вампир", POOL).player_name == name
+    assert read(f"{line}\n3 Вампир") == [(MAIN, "Вампир", 3)]
+
+
+@pytest.mark.parametrize("line", ["Герой: Хакодар", "Герой - Хакодара", "Hero: хакодар"])
+def test_a_hero_line_names_the_hero(line):
+    result = parse_list(f"{line}\n3 Вампир", POOL)
+    assert (result.hero.card.name, result.lines[0].card.name) == ("Хакодар", "Вампир")
+
+
+def test_a_hero_among_the_cards_leads_the_deck_and_is_not_counted():
+    result = parse_list("1 Хакодар\n3 Вампир", POOL)
+    assert result.hero.card.name == "Хакодар"
+    assert [line.card.name for line in result.lines] == ["Вампир"]
+
+
+def test_an_unknown_hero_is_pointed_out_with_suggestions():
+    result = parse_list("Герой: Хакадар\n3 Вампир", POOL)
+    assert result.hero.card is None
+    assert [(u.number, u.name, u.suggestions) for u in result.unmatched] == [
+        (1, "Хакадар", ["Хакодар"])
+    ]
+
+
+def test_a_misspelt_card_at_the_top_is_a_card_not_a_title():
+    result = parse_list("Вампирр\n3 Самоход", POOL)
+    assert result.player_name == result.deck_name == ""
+    assert [(u.number, u.name, u.suggestions) for u in result.unmatched] == [
+        (1, "Вампирр", ["Вампир"])
+    ]
+
+
+def test_a_line_below_the_cards_is_never_a_title():
+    result = parse_list("3 Самоход\nКакая-то строка", POOL)
+    assert result.deck_name == ""
+    assert [u.name for u in result.unmatched] == ["Какая-то строка"]
+
+
+def test_a_third_line_above_the_cards_is_not_swallowed():
+    result = parse_list("Иванов Иван\nКолода мечты\nЧто-то ещё\n3 Самоход", POOL)
+    assert (result.player_name, result.deck_name) == ("Иванов Иван", "Колода мечты")
+    assert [u.name for u in result.unmatched] == ["Что-то ещё"]
+
+
+def test_a_card_named_like_a_header_is_a_card():
+    pool = PoolIndex.of([CardInfo(1, "Основа")])
+    result = parse_list("3 Основа\nОснова - 2\nОснова (1)", pool)
+    assert [(line.section, line.card.name, line.count) for line in result.lines] == [
+        (MAIN, "Основа", 3),
+        (MAIN, "Основа", 2),
+        (MAIN, "Основа", 1),
+    ]
+
+
+def test_two_cards_a_word_form_could_be_are_never_chosen_between():
+    pool = PoolIndex.of([CardInfo(1, "Страж"), CardInfo(2, "Стража")])
+    result = parse_list("2 Стражи", pool)
+    assert result.lines[0].card is None
+    assert sorted(result.unmatched[0].suggestions) == ["Страж", "Стража"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("3 Вампир 2", "two numbers on one line: which is the count?"),
+        ("Вампир\t3\t2", "two numbers on one line: which is the count?"),
+        ("Итого: много", "a total needs a number: «много»"),
+        ("Герой:", "the hero line names no hero"),
+        ("40", "a number of copies needs a card name after it"),
+    ],
+)
+def test_what_cannot_be_read_is_said_with_its_line(text, message):
+    with translation.override("en"):
+        result = parse_list("3 Самоход\n" + text, POOL)
+    assert result.errors == [(2, message)]
+
+
+def test_invisible_characters_are_removed():
+    assert clean_text("\ufeffВам\u200bпир\u00a03") == "Вампир 3"
+
+
+def test_word_forms_come_from_the_dictionary():
+    assert "шар смерть" in lemma_keys("шара смерти")
+    assert lemma_keys("a b c d e f g") == frozenset({"a b c d e f g"})
+
+
+@pytest.mark.parametrize(
+    ("line", "person"),
+    [("Иванов Иван", True), ("Петрова А.", True), ("Вампиры ночи", False), ("", False)],
+)
+def test_a_person_is_told_by_the_dictionary(line, person):
+    assert looks_like_person(line) is person
+
+
+def test_a_spreadsheet_s_column_titles_are_not_a_card():
+    assert read("Карта\tКоличество\nВампир\t3") == [(MAIN, "Вампир", 3)]
+    # One word alone is not a row of titles: a card may bear the name.
+    assert read("3 Самоход\nКарта")[1:] == [(MAIN, "?Карта", None)]
+
+
+def test_a_stated_size_the_lines_do_not_add_up_to_is_noted():
+    with translation.override("en"):
+        result = parse_list("Основа (40)\n3 Вампир\nСайд:\n2 Самоход\nИтого: 5", POOL)
+    assert result.notes == [(0, "The list says 40 in the main deck; its lines add up to 3.")]
+
+
+@pytest.mark.parametrize("title", ["Dimon228", "12.12.2026", "Петров П. 2026"])
+def test_a_nickname_or_a_date_above_the_cards_is_a_title_not_an_error(title):
+    result = parse_list(f"{title}\n3 Вампир", POOL)
+    assert result.ok, result.errors
+    assert title in (result.player_name, result.deck_name)
+    assert read(f"{title}\n3 Вампир") == [(MAIN, "Вампир", 3)]
+
+
+def test_a_bad_count_of_a_known_card_above_the_others_stays_an_error():
+    assert [line for line, _m in parse_list("1000 Вампир\n3 Самоход", POOL).errors] == [1]

@@ -191,3 +191,68 @@ def test_1_2_в_swapped_copies_of_the_same_size():
 def test_listed_cards_add_lines_and_sections():
     lines = parse_list("3 Вайл\nДоп. колода:\n1 Вайл", POOL).lines
     assert listed_cards(lines) == [ListedCard("вайл", "Вайл", 3, 1)]
+
+
+# --- The hero and element rule (issue 28 item 2) -------------------------------------------------
+
+HERO_POOL = PoolIndex.of(
+    [
+        CardInfo(1, "Хакодар", elements=frozenset({"Тьма"}), is_hero=True),
+        CardInfo(2, "Вампир", elements=frozenset({"тьма"})),
+        CardInfo(3, "Вайл", elements=frozenset({"Лес"})),
+        CardInfo(4, "Самоход", elements=frozenset({"Нейтральная"})),
+        CardInfo(5, "Гном", elements=frozenset({"Горы"})),
+        CardInfo(6, "Богарт"),
+        CardInfo(7, "Оборотень", elements=frozenset({"Лес", "Тьма"})),
+        CardInfo(8, "Странник", is_hero=True),
+        CardInfo(9, "Шар смерти", banned_in=frozenset({"standard"})),
+    ]
+)
+HERO_RULES = RuleSet(**{**STANDARD.__dict__, "main_min": None, "hero_rule": True})
+
+
+def hero_findings(text, rules=HERO_RULES):
+    parsed = parse_list(text, HERO_POOL)
+    assert parsed.ok, parsed.errors
+    hero = parsed.hero.card if parsed.hero else None
+    return [(f.sub_item, f.kind, f.params) for f in check_list(parsed.lines, rules, hero=hero)]
+
+
+def test_cards_of_another_element_are_one_1_1_d_naming_each_once_in_list_order():
+    text = "Герой: Хакодар\n2 Гном\n2 Вампир\n1 Вайл\n1 Гном\n2 Самоход\n1 Богарт\n1 Оборотень"
+    assert hero_findings(text) == [
+        ("д", "off_element", {"hero": "Хакодар", "element": "Тьма", "cards": ["Гном", "Вайл"]})
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "rules"),
+    [
+        ("Герой: Хакодар\n3 Вампир\n2 Самоход\n1 Богарт", HERO_RULES),
+        ("Герой: Хакодар\n3 Гном", RuleSet(**{**HERO_RULES.__dict__, "hero_rule": False})),
+        ("3 Гном\n3 Вампир", HERO_RULES),  # no hero: nothing to measure against
+        ("Герой: Странник\n3 Гном", HERO_RULES),  # a hero whose element the pool does not say
+    ],
+)
+def test_no_element_finding_without_a_reason(text, rules):
+    assert hero_findings(text, rules) == []
+
+
+def test_a_card_banned_in_the_format_is_not_legal_there_only():
+    assert hero_findings("1 Шар смерти") == [
+        ("в", "not_legal", {"card": "Шар смерти", "format": "Стандарт"})
+    ]
+    constructed = RuleSet(**{**HERO_RULES.__dict__, "format_slug": "constructed"})
+    assert hero_findings("1 Шар смерти", constructed) == []
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "params"),
+    [
+        ("Самоход", "no_count", {"line": 1, "card": "Самоход"}),
+        ("1. Самоход", "numbered_no_count", {"line": 1, "card": "Самоход"}),
+        ("два Самохода", "count_in_words", {"line": 1, "card": "Самоход", "words": "два"}),
+    ],
+)
+def test_a_line_without_a_count_is_1_1_g_saying_how_it_was_written(line, kind, params):
+    assert hero_findings(line) == [("г", kind, params)]

@@ -2,7 +2,7 @@ import datetime
 import uuid
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from core.errors import DomainError
 from decks import picking, selectors, services
@@ -47,7 +47,7 @@ def test_a_saved_list_is_checked_at_once(desk):
 
 @pytest.mark.parametrize(
     "text",
-    ["3 Вампир\n-1 Гном\n!!!", "1 Вампир\n" * 10_000, "999 Вампир", "3 Вампиры"],
+    ["3 Вампир\n-1 Гном\n!!!", "1 Вампир\n" * 10_000, "999 Вампир", "3 Вампир 2"],
 )
 def test_bad_lists_save_nothing(desk, text):
     with pytest.raises(DomainError) as refused:
@@ -166,3 +166,36 @@ def test_pick_weights_favour_top_tables_and_unchecked_players():
     weights = dict(picking.pick_weights([(1, [1, 2]), (2, [3, 4]), (3, [5, 6])], {1: 1}))
     assert weights[2] > weights[3]  # top tables more likely
     assert weights[1] < weights[2]  # a player checked before: less likely
+
+
+def test_the_length_limit_counts_a_line_break_once_and_names_the_figure_typed(desk):
+    line = "3 Вампир\r\n"
+    text = line * (services.MAX_TEXT // (len(line) - 1))
+    typed = len(text.replace("\r\n", "\n"))
+    assert typed <= services.MAX_TEXT < len(text)
+    with pytest.raises(DomainError) as refused:
+        services.save_decklist(registration=desk.players[0], text=text, by=desk.floor)
+    # Within the limit as typed: refused for its content (too many lines), not its length.
+    assert refused.value.code == "list_refused"
+    longer = "я" * (services.MAX_TEXT + 21)
+    with pytest.raises(DomainError) as refused, translation.override("ru"):
+        services.save_decklist(registration=desk.players[0], text=longer, by=desk.floor)
+    assert (refused.value.code, str(refused.value.message)) == (
+        "too_long",
+        f"В дек-листе {services.MAX_TEXT + 21} символ; допускается не больше {services.MAX_TEXT}.",
+    )
+
+
+def test_the_tournament_and_its_deck_rules_have_one_format(desk):
+    from decks.models import DeckFormat
+    from tournaments.models import Tournament
+    from tournaments.services.setup import update_tournament
+
+    # The fixture chose Стандарт in the deck rules: it is the tournament's format.
+    assert Tournament.objects.get(pk=desk.tournament.pk).format == "standard"
+    assert selectors.rules_for(tournament=desk.tournament).format.slug == "standard"
+    # Changed on the tournament, the rules follow, and every list is checked against it.
+    update_tournament(tournament=desk.tournament, format="draft")
+    rules = selectors.rules_for(tournament=desk.tournament)
+    assert rules.format == DeckFormat.objects.get(slug="draft")
+    assert selectors.rule_set(rules).format_slug == "draft"

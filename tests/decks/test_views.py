@@ -64,14 +64,14 @@ def test_staff_paste_a_list_and_see_its_findings_with_the_issue_link(client, des
 def test_a_bad_list_shows_each_line_and_saves_nothing(client, desk):
     client.force_login(desk.floor)
     response = client.post(
-        url("player-save", desk, desk.players[0].pk), {"text": "3 Вампир\n-2 Гном\n3 Вампиры"}
+        url("player-save", desk, desk.players[0].pk), {"text": "3 Вампир\n-2 Гном\n3 Вампирр"}
     )
     page = " ".join(response.content.decode().split())
     assert response.status_code == 200
     assert "The list was not saved: correct these lines." in page
     assert "line 2: a number of copies cannot be negative" in page
     # English text quotes with English quotation marks (issue 26).
-    assert "line 3: “Вампиры” is not a card of the pool; did you mean “Вампир”?" in page
+    assert "line 3: “Вампирр” is not a card of the pool; did you mean “Вампир”?" in page
     assert DeckList.objects.count() == 0
 
 
