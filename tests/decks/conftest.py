@@ -36,3 +36,21 @@ def client(client):
     """The tests read the English text; the Russian is checked by the translation tests."""
     client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     return client
+
+
+@pytest.fixture
+def django_capture_on_commit_callbacks(django_capture_on_commit_callbacks):
+    """pytest-django's fixture, and then the tasks those callbacks queued (a re-check of the
+    lists) run as the worker beside the server would run them."""
+    from contextlib import contextmanager
+
+    from tests.tasks import run_task_queue
+
+    @contextmanager
+    def capture(**options):
+        with django_capture_on_commit_callbacks(**options) as callbacks:
+            yield callbacks
+        if options.get("execute"):
+            run_task_queue()
+
+    return capture

@@ -336,7 +336,7 @@ def test_two_cards_a_word_form_could_be_are_never_chosen_between():
     [
         ("3 Вампир 2", "two numbers on one line: which is the count?"),
         ("Вампир\t3\t2", "two numbers on one line: which is the count?"),
-        ("Итого: много", "a total needs a number: «много»"),
+        ("Итого: много", "a total needs a number: “много”"),
         ("Герой:", "the hero line names no hero"),
         ("40", "a number of copies needs a card name after it"),
     ],

@@ -6,6 +6,7 @@ from django.urls import reverse
 from decks import selectors, services
 from decks.demo import correct_list
 from decks.models import Card, DeckFormat, DeckListLine, Finding, RecheckRun
+from tests.tasks import run_task_queue
 from tournaments.services.setup import update_tournament
 
 HERO = "Герой: Хакодар\n"
@@ -82,7 +83,9 @@ def test_the_request_only_enqueues_the_recheck(desk, django_capture_on_commit_ca
     run = RecheckRun.objects.first()
     assert (run.total, run.done, run.is_running) == (1, 0, True)
     assert len(callbacks) == 1
-    callbacks[0]()
+    callbacks[0]()  # the commit: the task is queued for the worker, still not run
+    assert findings(desk) == [(desk.players[0].pk, "б", "main_short")]
+    assert run_task_queue() == 1
     assert findings(desk) == []
     run.refresh_from_db()
     assert (run.done, run.is_running) == (1, False)
@@ -142,10 +145,10 @@ def test_with_the_database_backend_the_request_only_queues_the_task(
 
     from decks.tasks import recheck_tournament_lists
 
-    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
     save(desk, 0, correct_list().replace("1 Вайл\n", ""))
-    with django_capture_on_commit_callbacks(execute=True):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
         services.update_rules(**rules_args(desk, main_min=30))
+    callbacks[0]()  # the commit
     # Queued, not run: the organiser's request returned before any list was checked again.
     queued = DBTaskResult.objects.get(status="READY")
     run = RecheckRun.objects.first()
