@@ -31,6 +31,7 @@ from floor.models import (
 from judging import live
 from tournaments.models import Match, Round, StaffRole, Tournament
 from tournaments.selectors import judge_role, latest_round
+from tournaments.services import mark_public_change
 
 CLOCK_CHANGED = "clock-changed"
 EXTENSIONS_CHANGED = "extensions-changed"
@@ -66,6 +67,7 @@ def _locked_clock(tournament: Tournament, *, create: bool = False) -> tuple[Roun
 
 def _changed(clock: RoundClock, tournament: Tournament) -> Clock:
     clock.save()
+    mark_public_change(tournament_id=tournament.pk)
     live.publish_event(tournament_id=tournament.pk, event=CLOCK_CHANGED)
     return selectors.read(clock)
 

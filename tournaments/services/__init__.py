@@ -2,6 +2,7 @@
 ``play`` (rounds, pairings, games, results, the end of matches). Callers use this package:
 ``from tournaments import services``."""
 
+from tournaments.services.pages import mark_public_change
 from tournaments.services.play import (
     add_game,
     close_match,
@@ -54,6 +55,7 @@ __all__ = [
     "finish_tournament",
     "lock_player_and_opponent",
     "lock_registrations",
+    "mark_public_change",
     "pair_round",
     "publish_draft",
     "record_game",

@@ -29,6 +29,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
+from tournaments.services.pages import mark_public_change
 from tournaments.services.setup import ensure_not_finished, ensure_round_over, lock_registrations
 
 
@@ -101,6 +102,7 @@ def pair_round(
         # One insert for the round and one look-up for the losses waiting, whatever its size.
         created = Match.objects.bulk_create(matches)
         lifecycle.policy().settle_round([match for match in created if not match.has_ended])
+        mark_public_change(tournament_id=tournament.pk)
         return new_round
 
 
@@ -231,6 +233,8 @@ def close_match(*, match: Match, reason: str) -> None:
     match.ended_at = timezone.now()
     match.end_reason = reason
     match.save(update_fields=["ended_at", "end_reason"])
+    # The standings the players' pages show count ended matches.
+    mark_public_change(tournament_id=match.round.tournament_id)
 
 
 def enter_result(*, match: Match, player1_wins: int, player2_wins: int, draws: int = 0) -> Match:
@@ -356,6 +360,7 @@ def correct_result(
                 "player2_lost_by_penalty",
             ]
         )
+        mark_public_change(tournament_id=tournament.pk)
         return correction
 
 

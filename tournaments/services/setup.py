@@ -32,6 +32,7 @@ from tournaments.models import (
     decklists_required,
 )
 from tournaments.permissions import make_organiser
+from tournaments.services.pages import mark_public_change
 
 # A new account's password: Django's MinimumLengthValidator default, which the settings use.
 MIN_PASSWORD_LENGTH = 8
@@ -245,6 +246,7 @@ def register_player(*, tournament: Tournament, player: Player) -> Registration:
                 "already_registered",
                 _("%(player)s is already registered.") % {"player": player.name},
             )
+        mark_public_change(tournament_id=tournament.pk)
         return registration
 
 
