@@ -276,6 +276,9 @@ class Match(models.Model):
         ordering = ["round", "table", "id"]
         verbose_name = _("match")
         verbose_name_plural = _("matches")
+        # A round's tables in order, a page at a time (the judges' start page, the pairings),
+        # without sorting the whole round.
+        indexes = [models.Index(fields=["round", "table", "id"], name="match_round_table")]
 
     def __str__(self) -> str:
         second = self.player2 if self.player2_id else _("bye")
