@@ -29,6 +29,7 @@ from floor.forms import PlayerSearchForm
 from floor.models import PublicPages
 from tournaments.models import PublicChange, Tournament
 from tournaments.selectors import latest_round, standings
+from tournaments.services.pages import STAMP_SECONDS, stamp_key, token_key
 
 # Rows a page of pairings or standings shows: a phone's screen or two, whatever the event's size.
 PAGE_SIZE = 100
@@ -53,7 +54,7 @@ class Stamp:
     change: int
     standings_through: int | None
 
-    def key(self, *parts: object) -> str:
+    def key(self, *parts: object, language: str | None = None) -> str:
         # The language is the request's (LocaleMiddleware): a page in Russian and its English
         # copy are two entries.
         return ":".join(
@@ -63,16 +64,52 @@ class Stamp:
                 self.token,
                 self.change,
                 self.standings_through,
-                get_language(),
+                language or get_language(),
                 *parts,
             )
         )
 
 
+def cached_stamp(token: str) -> Stamp | None:
+    """The link's latest change if this process read it less than a second ago."""
+    stamp: Stamp | None = _cache().get(stamp_key(token))
+    return stamp
+
+
+def page_number(value: str) -> int:
+    return min(int(value), 100_000) if value.isdecimal() and int(value) > 0 else 1
+
+
+def page_key(stamp: Stamp, kind: str, query: str, page: str, language: str | None = None) -> str:
+    """The cache key of the page a request asks for (``kind``: home, clock or standings), the
+    same for the view that builds it and the front door that serves it."""
+    if kind == "clock":
+        return stamp.key("clock", language=language)
+    if kind == "standings":
+        return stamp.key("standings-page", page_number(page), language=language)
+    if query:
+        return stamp.key("search", digest_of(fold(query)), language=language)
+    return stamp.key("home", page_number(page), language=language)
+
+
 def stamp_of(token: str) -> Stamp | None:
-    """The link's tournament and its latest change, in one query; None for an unknown link."""
+    """The link's tournament and its latest change; None for an unknown link.
+
+    Read from the cache when this process read it less than ``STAMP_SECONDS`` ago (a change
+    made here forgets it at once: ``tournaments.services.pages``), else in one query."""
     if not token or len(token) > 40:
         return None
+    cache = _cache()
+    stamp: Stamp | None = cache.get(stamp_key(token))
+    if stamp is None:
+        stamp = _read_stamp(token)
+        if stamp is not None:
+            cache.set(token_key(stamp.tournament_id), token, KEEP_SECONDS)
+            cache.set(stamp_key(token), stamp, STAMP_SECONDS)
+    return stamp
+
+
+def _read_stamp(token: str) -> Stamp | None:
     latest = PublicChange.objects.filter(tournament_id=OuterRef("tournament_id")).order_by("-id")
     row = (
         PublicPages.objects.filter(token=token)

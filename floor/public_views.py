@@ -8,7 +8,6 @@ is a plain 404. The one thing a player sends to the staff is a judge call.
 import re
 from collections.abc import Callable
 
-from asgiref.sync import sync_to_async
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.cache import get_conditional_response, patch_vary_headers
@@ -41,7 +40,7 @@ def accepts_gzip(request: HttpRequest) -> bool:
     return bool(_GZIP.search(request.headers.get("Accept-Encoding", "").lower()))
 
 
-def answer(request: HttpRequest, page: Prepared) -> HttpResponseBase:
+def answer(request: HttpRequest, page: Prepared) -> HttpResponse:
     """The prepared bytes, compressed if the client takes gzip; a 304 if it has them already.
 
     Each encoding has its own entity tag, as two different byte strings must."""
@@ -64,44 +63,45 @@ def answer(request: HttpRequest, page: Prepared) -> HttpResponseBase:
     return response
 
 
-async def _stamp(token: str) -> Stamp:
-    stamp = await sync_to_async(public_pages.stamp_of)(token)
+def _stamp(token: str) -> Stamp:
+    stamp = public_pages.stamp_of(token)
     if stamp is None:
         raise Http404
     return stamp
 
 
-async def _page(key: str, build: Callable[[], Prepared]) -> Prepared:
-    """A cache hit is served on the event loop; only a page not built yet takes a thread."""
+def _page(key: str, build: Callable[[], Prepared]) -> Prepared:
     page = public_pages.cached_page(key)
     if page is None:
-        page = await sync_to_async(build)()
+        page = build()
         public_pages.keep(key, page)
     return page
 
 
 def _page_number(request: HttpRequest) -> int:
-    value = request.GET.get("page", "")
-    return min(int(value), 100_000) if value.isdecimal() and int(value) > 0 else 1
+    return public_pages.page_number(request.GET.get("page", ""))
+
+
+def _key(stamp: Stamp, kind: str, request: HttpRequest, query: str = "") -> str:
+    return public_pages.page_key(stamp, kind, query, request.GET.get("page", ""))
 
 
 @require_GET
-async def public_home(request: HttpRequest, token: str) -> HttpResponseBase:
+def public_home(request: HttpRequest, token: str) -> HttpResponseBase:
     """A page of the current round's pairings by name, or a player's own line found by name;
     a link to the standings once published."""
-    stamp = await _stamp(token)
+    stamp = _stamp(token)
     form = PlayerSearchForm(request.GET)
     if not form.is_valid():
         # Bad input is rare and never cached: the page again with the message.
-        return await sync_to_async(_refused_search)(request, stamp, form)
+        return _refused_search(request, stamp, form)
     query = form.cleaned_data["q"].strip()
+    key = _key(stamp, "home", request, query)
     if query:
-        folded = public_pages.fold(query)
-        key = stamp.key("search", public_pages.digest_of(folded))
-        page = await _page(key, lambda: public_pages.search_page(stamp, query))
+        page = _page(key, lambda: public_pages.search_page(stamp, query))
     else:
         number = _page_number(request)
-        page = await _page(stamp.key("home", number), lambda: public_pages.home_page(stamp, number))
+        page = _page(key, lambda: public_pages.home_page(stamp, number))
     return answer(request, page)
 
 
@@ -111,21 +111,21 @@ def _refused_search(request: HttpRequest, stamp: Stamp, form: PlayerSearchForm) 
 
 
 @require_GET
-async def public_clock(request: HttpRequest, token: str) -> HttpResponseBase:
-    stamp = await _stamp(token)
-    page = await _page(stamp.key("clock"), lambda: public_pages.clock_fragment(stamp))
+def public_clock(request: HttpRequest, token: str) -> HttpResponseBase:
+    stamp = _stamp(token)
+    page = _page(_key(stamp, "clock", request), lambda: public_pages.clock_fragment(stamp))
     return answer(request, page)
 
 
 @require_GET
-async def public_standings(request: HttpRequest, token: str) -> HttpResponseBase:
+def public_standings(request: HttpRequest, token: str) -> HttpResponseBase:
     """The published standings, a page at a time; a 404 while none are published."""
-    stamp = await _stamp(token)
+    stamp = _stamp(token)
     if stamp.standings_through is None:
         raise Http404
     number = _page_number(request)
-    page = await _page(
-        stamp.key("standings-page", number), lambda: public_pages.standings_page(stamp, number)
+    page = _page(
+        _key(stamp, "standings", request), lambda: public_pages.standings_page(stamp, number)
     )
     return answer(request, page)
 

@@ -31,7 +31,7 @@ from floor.models import (
 from judging import live
 from tournaments.models import Match, Round, StaffRole, Tournament
 from tournaments.selectors import judge_role, latest_round
-from tournaments.services import mark_public_change
+from tournaments.services import forget_public_stamp, mark_public_change
 
 CLOCK_CHANGED = "clock-changed"
 EXTENSIONS_CHANGED = "extensions-changed"
@@ -305,6 +305,7 @@ def renew_public_link(*, tournament: Tournament) -> PublicPages:
         )
         pages.token = new_token()
         pages.save(update_fields=["token"])
+        forget_public_stamp(tournament_id=tournament.pk)
         return pages
 
 
@@ -321,6 +322,7 @@ def publish_standings(*, tournament: Tournament) -> PublicPages:
         )
         pages.standings_through = through
         pages.save(update_fields=["standings_through"])
+        forget_public_stamp(tournament_id=tournament.pk)
         return pages
 
 
@@ -331,4 +333,5 @@ def hide_standings(*, tournament: Tournament) -> PublicPages:
         )
         pages.standings_through = None
         pages.save(update_fields=["standings_through"])
+        forget_public_stamp(tournament_id=tournament.pk)
         return pages

@@ -15,6 +15,7 @@ from floor import services
 from floor.public_pages import PAGE_SIZE, SEARCH_LIMIT
 from tests.factories import Desk, crowd
 from tournaments import services as tournament_services
+from tournaments.services import forget_public_stamp
 
 pytestmark = pytest.mark.django_db
 
@@ -249,9 +250,27 @@ def test_building_and_serving_take_the_same_queries_whatever_the_events_size(scr
         }[screen]
         client = Client()
         built = _queries(client, path, data)
+        # Another process's view: it has the page but must read the link's latest change.
+        forget_public_stamp(tournament_id=desk.tournament.pk)
         served = _queries(client, path, data)
         counts.append((built, served))
 
     assert counts[0] == counts[1] == counts[2]
     # Once built, a page costs one query: the link and its latest change.
     assert counts[0][1] == 1
+
+
+def test_a_page_asked_again_within_the_second_costs_no_query():
+    _desk, token = paired_event(4)
+    client = Client()
+    client.get(home(token))
+    assert _queries(client, home(token)) == 0
+
+
+def test_a_change_in_this_process_is_seen_at_once():
+    desk, token = paired_event(4)
+    client = Client()
+    clock_url = reverse("floor:public-clock", args=[token])
+    assert 'data-status="not_started"' in client.get(clock_url).content.decode()
+    services.start_clock(tournament=desk.tournament)
+    assert 'data-status="running"' in client.get(clock_url).content.decode()

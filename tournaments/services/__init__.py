@@ -2,7 +2,7 @@
 ``play`` (rounds, pairings, games, results, the end of matches). Callers use this package:
 ``from tournaments import services``."""
 
-from tournaments.services.pages import mark_public_change
+from tournaments.services.pages import forget_public_stamp, mark_public_change
 from tournaments.services.play import (
     add_game,
     close_match,
@@ -53,6 +53,7 @@ __all__ = [
     "enter_result",
     "finish_match",
     "finish_tournament",
+    "forget_public_stamp",
     "lock_player_and_opponent",
     "lock_registrations",
     "mark_public_change",
