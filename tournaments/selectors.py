@@ -445,11 +445,12 @@ def open_match_count(*, tournament: Tournament) -> int:
     return Match.objects.filter(round__tournament=tournament).in_progress().count()
 
 
-def registrations_with_players(*, tournament: Tournament) -> list[Registration]:
-    return list(
+def registrations_by_name(*, tournament: Tournament) -> QuerySet[Registration]:
+    """The tournament's players by name, for ``Paginator`` (a count, then one page)."""
+    return (
         Registration.objects.filter(tournament=tournament)
         .select_related("player")
-        .order_by("player__name", "player__membership_id")
+        .order_by("player__name", "player__membership_id", "pk")
     )
 
 

@@ -85,16 +85,37 @@ def test_the_standings_are_paged_by_position(client):
     assert 'href="?round=1&amp;page=3"' in earlier
 
 
+def test_the_players_are_listed_a_page_at_a_time_with_their_number(client):
+    desk = paired(250)
+    _q, first = get(client, desk, "tournaments:registrations")
+    _q, third = get(client, desk, "tournaments:registrations", page=3)
+
+    def names(page: str) -> list[str]:
+        return re.findall(r"<tr><td>([^<]+)</td><td>", page)
+
+    by_name = sorted(reg.player.name for reg in desk.players)
+    assert names(first) == by_name[:100] and names(third) == by_name[200:]
+    assert "250 игроков" in first
+
+
 @pytest.mark.parametrize(
     "screen",
     [
+        ("tournaments:registrations", (), {}),
         ("tournaments:round", (1,), {}),
         ("tournaments:round", (1,), {"page": 2}),
         ("tournaments:round", (1,), {"order": "name"}),
         ("tournaments:standings", (), {}),
         ("tournaments:standings", (), {"round": 1}),
     ],
-    ids=["by table", "by table, page 2", "by name", "standings", "standings after round 1"],
+    ids=[
+        "players",
+        "by table",
+        "by table, page 2",
+        "by name",
+        "standings",
+        "standings after round 1",
+    ],
 )
 def test_a_page_takes_the_same_queries_whatever_the_events_size(client, screen):
     name, args, data = screen
