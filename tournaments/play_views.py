@@ -115,7 +115,8 @@ def round_detail(request: DeskRequest, access: Access, number: int) -> HttpRespo
         page = _page(request, selectors.pairings_by_name_rows(round_=round_), everything)
         name_rows = list(page)
     else:
-        page = _page(request, selectors.round_match_rows(round_=round_), everything)
+        rows = selectors.round_match_rows(round_=round_)
+        page = _page(request, rows, everything, size=MATCHES_PAGE_SIZE)
         matches = list(page)
     context = {
         "access": access,
@@ -131,13 +132,18 @@ def round_detail(request: DeskRequest, access: Access, number: int) -> HttpRespo
 
 
 PAGE_SIZE = 100
+# A table's row carries its result form: 50 tables (100 players) make a page of the same weight.
+MATCHES_PAGE_SIZE = 50
 
 
-def _page[T](request: DeskRequest, rows: Sequence[T], everything: bool) -> Page[T]:
+def _page[T](
+    request: DeskRequest, rows: Sequence[T], everything: bool, size: int = PAGE_SIZE
+) -> Page[T]:
     """One page of ``rows`` (the page asked for, the last one past the end), or every row on
     one page for printing."""
-    size = max(len(rows), 1) if everything else PAGE_SIZE
-    return Paginator(rows, size).get_page(request.GET.get("page"))
+    return Paginator(rows, max(len(rows), 1) if everything else size).get_page(
+        request.GET.get("page")
+    )
 
 
 @require_POST
