@@ -86,7 +86,7 @@ def _application() -> Callable[[Scope, Receive, Send], Awaitable[None]]:
         if scope["type"] == "http" and scope["path"] == BARE_EVENTS_PATH:
             await bare.serve(receive, send)
         else:
-            await django_application(scope, receive, send)  # type: ignore[arg-type]
+            await django_application(scope, receive, send)
 
     return application
 

@@ -14,4 +14,10 @@ warnings.filterwarnings(
     category=Warning,
 )
 
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+# The players' pages already prepared are answered before Django's request handling, on the
+# event loop, so that a phone never takes a thread from a judge (floor/front_door.py).
+from floor.front_door import PlayersPagesFrontDoor  # noqa: E402  (needs the apps loaded)
+
+application = PlayersPagesFrontDoor(django_application)

@@ -161,6 +161,21 @@ else:
     DATABASES["default"]["OPTIONS"].update({"server_side_binding": True, "prepare_threshold": 5})
 
 
+# The players' pages are built once per change and kept as bytes (floor/public_pages.py): in
+# each server process's memory, since a page is rebuilt from the database in milliseconds and a
+# process that missed a change builds it on its next request (the key names the change). The
+# bound on entries bounds the memory: a page is a few kilobytes, a search's answer less.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "public": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "players-pages",
+        "TIMEOUT": 3600,
+        "OPTIONS": {"MAX_ENTRIES": 3000, "CULL_FREQUENCY": 3},
+    },
+}
+
+
 def _local_secret_key() -> str:
     """A random key kept in the data folder, made on the first start, when none is configured.
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponseBase
 from django.shortcuts import render
 
 from core.clients import client_address
@@ -41,7 +41,7 @@ def over_limit(*, scope: str, client: str, limit: Limit) -> bool:
     return count > limit.requests
 
 
-View = Callable[..., HttpResponse]
+View = Callable[..., HttpResponseBase]
 
 
 def players_page(scope: str) -> Callable[[View], View]:
@@ -50,7 +50,7 @@ def players_page(scope: str) -> Callable[[View], View]:
 
     def decorate(view: View) -> View:
         @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             requests, seconds = settings.DESK_THROTTLES[scope]
             client = client_address(request) or "unknown"
             if over_limit(scope=scope, client=client, limit=Limit(requests, seconds)):

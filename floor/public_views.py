@@ -5,22 +5,26 @@ a membership id or anything of the staff. An unknown token, or one the organiser
 is a plain 404. The one thing a player sends to the staff is a judge call.
 """
 
-from django.http import Http404, HttpRequest, HttpResponse
+import re
+from collections.abc import Callable
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
-from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.http import http_date
+from django.views.decorators.http import require_GET, require_POST
 
 from core.clients import client_address
 from core.errors import DomainError
 from core.http import message_refusal
 from core.throttle import players_page
-from floor import selectors, services
+from floor import public_pages, selectors, services
 from floor.forms import PlayerSearchForm
 from floor.models import PublicPages
-from tournaments.selectors import latest_round, standings
+from floor.public_pages import CLOCK_POLL_SECONDS, Prepared, Stamp
 
-# Players' phones re-read the clock this often (the countdown itself runs in the browser).
-CLOCK_POLL_SECONDS = 20
+# "gzip" among the encodings the client accepts, unless it gave it a quality of zero.
+_GZIP = re.compile(r"(?:^|,)\s*gzip\s*(?:;\s*q\s*=\s*(?!0(?:\.0*)?\s*(?:,|$))[0-9.]+)?\s*(?:,|$)")
 
 
 def _htmx(request: HttpRequest) -> bool:
@@ -34,45 +38,101 @@ def _pages(token: str) -> PublicPages:
     return pages
 
 
+def accepts_gzip(request: HttpRequest) -> bool:
+    return bool(_GZIP.search(request.headers.get("Accept-Encoding", "").lower()))
+
+
+def answer(request: HttpRequest, page: Prepared) -> HttpResponse:
+    """The prepared bytes, compressed if the client takes gzip; a 304 if it has them already.
+
+    Each encoding has its own entity tag, as two different byte strings must."""
+    gzipped = accepts_gzip(request)
+    etag = f'"{page.digest}{"-gz" if gzipped else ""}"'
+    last_modified = page.built_at.timestamp()
+    response = get_conditional_response(request, etag=etag, last_modified=int(last_modified))
+    if response is None:
+        response = HttpResponse(
+            page.compressed if gzipped else page.plain, content_type="text/html; charset=utf-8"
+        )
+        if gzipped:
+            response["Content-Encoding"] = "gzip"
+    # A 304 names the validators it confirms, as the full answer does.
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(last_modified)
+    # Ask again every time (a change may come any moment); the answer is a 304 while unchanged.
+    response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ("Accept-Encoding", "Accept-Language", "Cookie"))
+    return response
+
+
+def _stamp(token: str) -> Stamp:
+    stamp = public_pages.stamp_of(token)
+    if stamp is None:
+        raise Http404
+    return stamp
+
+
+def _page(key: str, build: Callable[[], Prepared]) -> Prepared:
+    page = public_pages.cached_page(key)
+    if page is None:
+        page = build()
+        public_pages.keep(key, page)
+    return page
+
+
+def _page_number(request: HttpRequest) -> int:
+    return public_pages.page_number(request.GET.get("page", ""))
+
+
+def _key(stamp: Stamp, kind: str, request: HttpRequest, query: str = "") -> str:
+    return public_pages.page_key(stamp, kind, query, request.GET.get("page", ""))
+
+
+@require_GET
 @players_page("players")
-def public_home(request: HttpRequest, token: str) -> HttpResponse:
-    """The current round's pairings, searchable by name; the standings once published."""
-    pages = _pages(token)
-    tournament = pages.tournament
+def public_home(request: HttpRequest, token: str) -> HttpResponseBase:
+    """A page of the current round's pairings by name, or a player's own line found by name;
+    a link to the standings once published."""
+    stamp = _stamp(token)
     form = PlayerSearchForm(request.GET)
-    query = form.cleaned_data["q"].strip() if form.is_valid() else ""
-    round_ = latest_round(tournament=tournament)
-    rows = selectors.public_pairings(round_=round_, query=query) if round_ is not None else []
-    table = (
-        standings(tournament=tournament, through_round=pages.standings_through)
-        if pages.standings_through is not None
-        else None
-    )
-    context = {
-        "pages": pages,
-        "tournament": tournament,
-        "round": round_,
-        "rows": rows,
-        "form": form,
-        "query": query,
-        "standings": table,
-        "time": selectors.round_time(tournament=tournament),
-        "poll": CLOCK_POLL_SECONDS,
-        # The tables' pages (p/<token>/tables/<n>/), built once rather than reversed per row.
-        "tables_url": f"{reverse('floor:public', args=[pages.token])}tables/",
-    }
-    return render(request, "floor/public_home.html", context)
+    if not form.is_valid():
+        # Bad input is rare and never cached: the page again with the message.
+        return _refused_search(request, stamp, form)
+    query = form.cleaned_data["q"].strip()
+    key = _key(stamp, "home", request, query)
+    if query:
+        page = _page(key, lambda: public_pages.search_page(stamp, query))
+    else:
+        number = _page_number(request)
+        page = _page(key, lambda: public_pages.home_page(stamp, number))
+    return answer(request, page)
 
 
+def _refused_search(request: HttpRequest, stamp: Stamp, form: PlayerSearchForm) -> HttpResponse:
+    html = public_pages.refused_search(stamp, form)
+    return HttpResponse(html)
+
+
+@require_GET
 @players_page("players")
-def public_clock(request: HttpRequest, token: str) -> HttpResponse:
-    pages = _pages(token)
-    context = {
-        "pages": pages,
-        "time": selectors.round_time(tournament=pages.tournament),
-        "poll": CLOCK_POLL_SECONDS,
-    }
-    return render(request, "floor/_public_clock.html", context)
+def public_clock(request: HttpRequest, token: str) -> HttpResponseBase:
+    stamp = _stamp(token)
+    page = _page(_key(stamp, "clock", request), lambda: public_pages.clock_fragment(stamp))
+    return answer(request, page)
+
+
+@require_GET
+@players_page("players")
+def public_standings(request: HttpRequest, token: str) -> HttpResponseBase:
+    """The published standings, a page at a time; a 404 while none are published."""
+    stamp = _stamp(token)
+    if stamp.standings_through is None:
+        raise Http404
+    number = _page_number(request)
+    page = _page(
+        _key(stamp, "standings", request), lambda: public_pages.standings_page(stamp, number)
+    )
+    return answer(request, page)
 
 
 def _table_context(pages: PublicPages, table: int) -> dict[str, object]:
@@ -83,6 +143,7 @@ def _table_context(pages: PublicPages, table: int) -> dict[str, object]:
     extra = selectors.extra_minutes(match=match)
     return {
         "pages": pages,
+        "token": pages.token,
         "tournament": pages.tournament,
         "table": table,
         "match": match,

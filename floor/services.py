@@ -31,6 +31,7 @@ from floor.models import (
 from judging import live
 from tournaments.models import Match, Round, StaffRole, Tournament
 from tournaments.selectors import judge_role, latest_round
+from tournaments.services import forget_public_stamp, mark_public_change
 
 CLOCK_CHANGED = "clock-changed"
 EXTENSIONS_CHANGED = "extensions-changed"
@@ -66,6 +67,7 @@ def _locked_clock(tournament: Tournament, *, create: bool = False) -> tuple[Roun
 
 def _changed(clock: RoundClock, tournament: Tournament) -> Clock:
     clock.save()
+    mark_public_change(tournament_id=tournament.pk)
     live.publish_event(tournament_id=tournament.pk, event=CLOCK_CHANGED)
     return selectors.read(clock)
 
@@ -304,6 +306,7 @@ def renew_public_link(*, tournament: Tournament) -> PublicPages:
         )
         pages.token = new_token()
         pages.save(update_fields=["token"])
+        forget_public_stamp(tournament_id=tournament.pk)
         return pages
 
 
@@ -320,6 +323,7 @@ def publish_standings(*, tournament: Tournament) -> PublicPages:
         )
         pages.standings_through = through
         pages.save(update_fields=["standings_through"])
+        forget_public_stamp(tournament_id=tournament.pk)
         return pages
 
 
@@ -330,4 +334,5 @@ def hide_standings(*, tournament: Tournament) -> PublicPages:
         )
         pages.standings_through = None
         pages.save(update_fields=["standings_through"])
+        forget_public_stamp(tournament_id=tournament.pk)
         return pages

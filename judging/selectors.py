@@ -228,41 +228,41 @@ def players_at_glance(
     page: int = 1,
     page_size: int = GLANCE_PAGE_SIZE,
 ) -> GlancePage:
-    """Players of the tournament found by table number or part of a name, in table order, one
-    page at a time.
+    """Players of the tournament found by table number or part of a name, in table order (then
+    by name; players without a table last), one page at a time.
 
-    Four queries whatever the number of players or penalties: the latest round, one page of
-    registrations (with their table in that round), the matches of those players only, and their
-    penalties in force.
+    A handful of queries whatever the number of players or penalties, and none of them reads the
+    whole round: the latest round, one page of players, the matches of those players only, and
+    their penalties in force. The start page walks the round's tables in order from the page's
+    first table (an index on the round and the table), rather than looking up the table of every
+    registration to sort them.
     """
     latest = Round.objects.filter(tournament=tournament).order_by("-number").first()
-    registrations = Registration.objects.filter(tournament=tournament).select_related("player")
-    if latest is not None:
-        match_of_player = Match.objects.filter(round=latest).filter(
-            Q(player1=OuterRef("pk")) | Q(player2=OuterRef("pk"))
-        )
-        registrations = registrations.annotate(
-            table_no=Subquery(match_of_player.values("table")[:1])
-        )
-    else:
-        registrations = registrations.annotate(table_no=Value(None, IntegerField()))
-    query = query.strip()
-    if registration_ids is not None:
-        registrations = registrations.filter(pk__in=registration_ids)
-    elif query.isdecimal():
-        registrations = registrations.filter(table_no=int(query))
-    elif query:
-        registrations = registrations.filter(player__search_text__contains=search_text(query))
     page = min(max(page, 1), 100_000)  # Past the last page is an empty page, never an error.
     start = (page - 1) * page_size
-    found = list(
-        registrations.order_by(F("table_no").asc(nulls_last=True), "player__name", "pk")[
-            start : start + page_size + 1
-        ]
-    )
-    has_next = len(found) > page_size
-    found = found[:page_size]
-    ids = [reg.pk for reg in found]
+    query = query.strip()
+    if registration_ids is not None:
+        ids = _found_in_table_order(tournament, latest, registration_ids, start, page_size + 1)
+    elif query.isdecimal():
+        at_table = (
+            Match.objects.filter(round=latest, table=int(query)).values_list(
+                "player1_id", "player2_id"
+            )
+            if latest is not None
+            else []
+        )
+        wanted = [player for pair in at_table for player in pair if player is not None]
+        ids = _found_in_table_order(tournament, latest, wanted, start, page_size + 1)
+    elif query:
+        found = Registration.objects.filter(
+            tournament=tournament, player__search_text__contains=search_text(query)
+        ).values_list("pk", flat=True)
+        ids = _found_in_table_order(tournament, latest, found, start, page_size + 1)
+    else:
+        ids = _tables_in_order(tournament, latest, start, page_size + 1)
+    has_next = len(ids) > page_size
+    ids = ids[:page_size]
+    registrations = Registration.objects.select_related("player").in_bulk(ids)
     match_of: dict[int, Match] = {}
     if latest is not None and ids:
         for match in (
@@ -283,10 +283,74 @@ def players_at_glance(
         ):
             penalties[record.registration_id].append(record)
     rows = [
-        PlayerAtGlance(registration=reg, match=match_of.get(reg.pk), penalties=penalties[reg.pk])
-        for reg in found
+        PlayerAtGlance(
+            registration=registrations[pk], match=match_of.get(pk), penalties=penalties[pk]
+        )
+        for pk in ids
     ]
     return GlancePage(rows=rows, number=page, has_next=has_next)
+
+
+def _table_of(latest: Round, side: str) -> Subquery:
+    """The table the registration plays at in the latest round from one side of the match: a
+    look-up by that side's index, where one test of both sides would read the round's matches."""
+    return Subquery(
+        Match.objects.filter(round=latest, **{side: OuterRef("pk")}).values("table")[:1]
+    )
+
+
+def _found_in_table_order(
+    tournament: Tournament,
+    latest: Round | None,
+    ids: "QuerySet[Registration, int] | list[int]",
+    start: int,
+    count: int,
+) -> list[int]:
+    """A search's players (a name, a table, given ids) in table order, then by name."""
+    found = Registration.objects.filter(tournament=tournament, pk__in=ids)
+    if latest is None:
+        found = found.annotate(table_no=Value(None, IntegerField()))
+    else:
+        found = found.annotate(
+            table_no=Coalesce(_table_of(latest, "player1"), _table_of(latest, "player2"))
+        )
+    ordered = found.order_by(F("table_no").asc(nulls_last=True), "player__name", "pk")
+    return list(ordered.values_list("pk", flat=True)[start : start + count])
+
+
+def _tables_in_order(
+    tournament: Tournament, latest: Round | None, start: int, count: int
+) -> list[int]:
+    """Every player, ``count`` of them from position ``start``, in table order: two players per
+    table, by name at their table; then the players with no table (a bye, not paired, dropped)
+    by name. Reads the tables of the page only."""
+    ids: list[int] = []
+    tabled = 0
+    if latest is not None:
+        tables = Match.objects.filter(round=latest, table__isnull=False)
+        # Every match with a table has two players (a bye has none), so the page starts at its
+        # first player's table.
+        first_table = start // 2
+        rows = tables.order_by("table", "id").values_list(
+            "player1_id", "player1__player__name", "player2_id", "player2__player__name"
+        )[first_table : first_table + count // 2 + 2]
+        for first, first_name, second, second_name in rows:
+            pair = sorted([(first_name, first), (second_name, second)])
+            ids.extend(pk for _name, pk in pair)
+        ids = ids[start - 2 * first_table :][:count]
+        if len(ids) == count:
+            return ids
+        tabled = 2 * tables.count()
+    rest = Registration.objects.filter(tournament=tournament)
+    if latest is not None:
+        tables_of_round = Match.objects.filter(round=latest, table__isnull=False)
+        rest = rest.exclude(Exists(tables_of_round.filter(player1=OuterRef("pk")))).exclude(
+            Exists(tables_of_round.filter(player2=OuterRef("pk")))
+        )
+    offset = max(0, start - tabled)
+    rest_ids = rest.order_by("player__name", "pk").values_list("pk", flat=True)
+    ids.extend(rest_ids[offset : offset + count - len(ids)])
+    return ids
 
 
 def player_at_glance(*, tournament: Tournament, registration: Registration) -> PlayerAtGlance:

@@ -227,6 +227,29 @@ class Round(models.Model):
         return f"{self.tournament}: {self.number}"
 
 
+class PublicChange(models.Model):
+    """One change to what the players' pages show: a round paired, a match ended or corrected, a
+    player registered, the clock started, paused, resumed or ended. The pages are built once per
+    change and kept in the cache under the latest change's id (``floor/public_pages.py``).
+
+    A change is a row inserted, never a counter updated: an insert waits for no lock, so marking
+    a change inside a submit, a result or a round's publication adds no lock to their order. The
+    tournament is referenced without a database constraint for the same reason (a foreign-key
+    check would lock the tournament's row, which publishing a round holds)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, db_constraint=False, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("change of the players' pages")
+        verbose_name_plural = _("changes of the players' pages")
+        indexes = [models.Index(fields=["tournament", "-id"], name="public_change_latest")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.pk}"
+
+
 class MatchEnd(models.TextChoices):
     WINS_NEEDED = "wins_needed", _("A player reached the wins needed")
     ALL_GAMES_PLAYED = "all_games_played", _("All games were played")
@@ -273,6 +296,9 @@ class Match(models.Model):
         ordering = ["round", "table", "id"]
         verbose_name = _("match")
         verbose_name_plural = _("matches")
+        # A round's tables in order, a page at a time (the judges' start page, the pairings),
+        # without sorting the whole round.
+        indexes = [models.Index(fields=["round", "table", "id"], name="match_round_table")]
 
     def __str__(self) -> str:
         second = self.player2 if self.player2_id else _("bye")

@@ -6,7 +6,10 @@ status 200; a plain POST gets a message and a redirect (``core.http``), so every
 without JavaScript.
 """
 
+from collections.abc import Sequence
+
 from django.contrib import messages
+from django.core.paginator import Page, Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -103,15 +106,44 @@ def round_publish(request: DeskRequest, access: Access) -> HttpResponse:
 def round_detail(request: DeskRequest, access: Access, number: int) -> HttpResponse:
     round_ = get_object_or_404(access.tournament.rounds, number=number)
     by_name = request.GET.get("order") == "name"
+    # A page at a time, whatever the round's size; printing asks for every row ("all").
+    everything = request.GET.get("all") == "1"
+    page: Page[selectors.NameRow] | Page[selectors.MatchRow]
+    name_rows: list[selectors.NameRow] = []
+    matches: list[selectors.MatchRow] = []
+    if by_name:
+        page = _page(request, selectors.pairings_by_name_rows(round_=round_), everything)
+        name_rows = list(page)
+    else:
+        rows = selectors.round_match_rows(round_=round_)
+        page = _page(request, rows, everything, size=MATCHES_PAGE_SIZE)
+        matches = list(page)
     context = {
         "access": access,
         "tournament": access.tournament,
         "round": round_,
         "by_name": by_name,
-        "matches": selectors.round_matches(round_=round_),
-        "name_rows": selectors.pairings_by_name(round_=round_) if by_name else [],
+        "page": page,
+        "keep": "order=name&" if by_name else "",
+        "matches": matches,
+        "name_rows": name_rows,
     }
     return render(request, "tournaments/round_detail.html", context)
+
+
+PAGE_SIZE = 100
+# A table's row carries its result form: 50 tables (100 players) make a page of the same weight.
+MATCHES_PAGE_SIZE = 50
+
+
+def _page[T](
+    request: DeskRequest, rows: Sequence[T], everything: bool, size: int = PAGE_SIZE
+) -> Page[T]:
+    """One page of ``rows`` (the page asked for, the last one past the end), or every row on
+    one page for printing."""
+    return Paginator(rows, max(len(rows), 1) if everything else size).get_page(
+        request.GET.get("page")
+    )
 
 
 @require_POST
@@ -312,14 +344,23 @@ def match_correct(request: DeskRequest, access: Access, match_id: int) -> HttpRe
 def standings(request: DeskRequest, access: Access) -> HttpResponse:
     rounds = list(access.tournament.rounds.values_list("number", flat=True))
     through_round = parse_query(request, StandingsQueryForm).cleaned_data["round"]
-    rows = selectors.standings(tournament=access.tournament, through_round=through_round)
+    # The latest standings are computed once per ended match and marked a page at a time;
+    # those after an earlier round are computed for the request.
+    rows: Sequence[selectors.StandingRow] = (
+        selectors.standings_table(tournament=access.tournament)
+        if through_round is None
+        else selectors.standings(tournament=access.tournament, through_round=through_round)
+    )
+    page = _page(request, rows, request.GET.get("all") == "1")
     return render(
         request,
         "tournaments/standings.html",
         {
             "access": access,
             "tournament": access.tournament,
-            "rows": rows,
+            "rows": list(page),
+            "page": page,
+            "keep": f"round={through_round}&" if through_round else "",
             "rounds": rounds,
             "through_round": through_round,
         },

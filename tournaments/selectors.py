@@ -1,7 +1,8 @@
 """Reads about tournaments, their staff, rounds and matches."""
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import overload
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -395,6 +396,12 @@ class MatchRow:
 
 def round_matches(*, round_: Round, only: int | None = None) -> list[MatchRow]:
     """The round's matches in table order with the games penalties decided (two queries)."""
+    return _match_rows(round_, only=only)
+
+
+def _match_rows(
+    round_: Round, *, only: int | None = None, start: int = 0, stop: int | None = None
+) -> list[MatchRow]:
     matches = (
         Match.objects.filter(round=round_)
         .select_related("round__tournament", "player1__player", "player2__player")
@@ -411,7 +418,47 @@ def round_matches(*, round_: Round, only: int | None = None) -> list[MatchRow]:
     )
     if only is not None:
         matches = matches.filter(pk=only)
-    return [MatchRow(match=match, penalty_games=match.penalty_games) for match in matches]
+    return [
+        MatchRow(match=match, penalty_games=match.penalty_games) for match in matches[start:stop]
+    ]
+
+
+class Slices[T](Sequence[T]):
+    """A round-long list read one slice at a time, for ``Paginator``: it asks for the count,
+    then for the one page it shows."""
+
+    def __init__(self, *, count: Callable[[], int], rows: Callable[[int, int], list[T]]) -> None:
+        self._count = count
+        self._rows = rows
+
+    @cached_property
+    def total(self) -> int:
+        return self._count()
+
+    def __len__(self) -> int:
+        return self.total
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+
+    def __getitem__(self, index: int | slice) -> T | list[T]:
+        if isinstance(index, int):
+            position = range(len(self))[index]
+            return self._rows(position, position + 1)[0]
+        start, stop, _step = index.indices(len(self))
+        return self._rows(start, stop) if start < stop else []
+
+
+def round_match_rows(*, round_: Round) -> Slices[MatchRow]:
+    """The round's matches in table order with the games penalties decided, a slice at a time:
+    a page reads its own matches and their games only."""
+    return Slices(
+        count=lambda: Match.objects.filter(round=round_).count(),
+        rows=lambda start, stop: _match_rows(round_, start=start, stop=stop),
+    )
 
 
 @dataclass(frozen=True)
@@ -419,6 +466,30 @@ class NameRow:
     name: str
     table: int | None
     opponent: str | None
+
+
+def pairings_by_name_rows(*, round_: Round) -> Slices[NameRow]:
+    """The round's players by name with their table and opponent, a slice at a time: each
+    player is a row of one of two queries joined (as the first player of their match, and as
+    the second), sorted and cut by the database."""
+    # Each part unordered (the model's ordering is not allowed inside a union); the union sorted.
+    first = (
+        Match.objects.filter(round=round_)
+        .order_by()
+        .values_list("player1__player__name", "table", "player2__player__name")
+    )
+    second = (
+        Match.objects.filter(round=round_, player2__isnull=False)
+        .order_by()
+        .values_list("player2__player__name", "table", "player1__player__name")
+    )
+    both = first.union(second, all=True)
+
+    def rows(start: int, stop: int) -> list[NameRow]:
+        cut = both.order_by("player1__player__name", "table")[start:stop]
+        return [NameRow(name, table, opponent) for name, table, opponent in cut]
+
+    return Slices(count=both.count, rows=rows)
 
 
 def pairings_by_name(*, round_: Round) -> list[NameRow]:

@@ -176,6 +176,7 @@ def _registrations_context(
         "tournament": access.tournament,
         "registrations": registrations,
         "registration_query": query,
+        "page": registrations,
         "player_form": PlayerForm(),
         "import_form": ImportForm(),
         **extra,

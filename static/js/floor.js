@@ -3,11 +3,22 @@
 // matter. Changes (pause, resume, end) come over the live stream and replace the element.
 (() => {
   const offsets = new WeakMap();
+  // The players' pages are bytes built once per change, so their clock carries no "now": the
+  // server's time comes from the Date header of the latest answer to this page's requests
+  // (whole seconds, so the middle of the second is taken).
+  let dateOffset = 0;
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const date = event.detail.xhr && event.detail.xhr.getResponseHeader("Date");
+    if (date && !Number.isNaN(Date.parse(date))) {
+      dateOffset = Date.parse(date) + 500 - Date.now();
+    }
+  });
 
   function offsetOf(element) {
     // The server's clock minus this device's, taken when the element first appears.
     if (!offsets.has(element)) {
-      offsets.set(element, Number(element.dataset.serverNow) - Date.now());
+      const serverNow = element.dataset.serverNow;
+      offsets.set(element, serverNow === undefined ? dateOffset : Number(serverNow) - Date.now());
     }
     return offsets.get(element);
   }

@@ -8,6 +8,7 @@ from tournaments.services.locks import (
     lock_registrations,
     lock_tournament,
 )
+from tournaments.services.pages import forget_public_stamp, mark_public_change
 from tournaments.services.play import (
     add_game,
     close_match,
@@ -57,9 +58,11 @@ __all__ = [
     "enter_result",
     "finish_match",
     "finish_tournament",
+    "forget_public_stamp",
     "lock_player_and_opponent",
     "lock_registrations",
     "lock_tournament",
+    "mark_public_change",
     "pair_round",
     "publish_draft",
     "record_game",

@@ -32,6 +32,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.services.locks import lock_registrations, lock_tournament
+from tournaments.services.pages import mark_public_change
 from tournaments.services.setup import ensure_not_finished, ensure_round_over
 
 # The longest reason a correction keeps (its form allows as much).
@@ -109,6 +110,7 @@ def pair_round(
         # One insert for the round and one look-up for the losses waiting, whatever its size.
         created = Match.objects.bulk_create(matches)
         lifecycle.policy().settle_round([match for match in created if not match.has_ended])
+        mark_public_change(tournament_id=tournament.pk)
         return new_round
 
 
@@ -264,6 +266,8 @@ def close_match(*, match: Match, reason: str) -> None:
     match.ended_at = timezone.now()
     match.end_reason = reason
     match.save(update_fields=["ended_at", "end_reason"])
+    # The standings the players' pages show count ended matches.
+    mark_public_change(tournament_id=match.round.tournament_id)
 
 
 def enter_result(*, match: Match, player1_wins: int, player2_wins: int, draws: int = 0) -> Match:
@@ -389,6 +393,7 @@ def correct_result(
                 "player2_lost_by_penalty",
             ]
         )
+        mark_public_change(tournament_id=tournament.pk)
         return correction
 
 

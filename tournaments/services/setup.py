@@ -32,6 +32,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import make_organiser
 from tournaments.services.locks import lock_registrations, lock_tournament
+from tournaments.services.pages import mark_public_change
 
 # A new account's password: Django's MinimumLengthValidator default, which the settings use.
 MIN_PASSWORD_LENGTH = 8
@@ -198,9 +199,11 @@ def register_players(*, tournament: Tournament, players: Sequence[Player]) -> li
                     _("%(player)s is already registered.") % {"player": player.name},
                 )
             seen.add(player.pk)
-        return Registration.objects.bulk_create(
+        registrations = Registration.objects.bulk_create(
             [Registration(tournament=tournament, player=player) for player in players]
         )
+        mark_public_change(tournament_id=tournament.pk)
+        return registrations
 
 
 def update_tournament(*, tournament: Tournament, **fields: object) -> Tournament:
