@@ -1,10 +1,10 @@
 """Reads of the decks app: rules, pools, lists, findings and deck checks."""
 
 import datetime
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, cached_property
-from typing import Any, overload
+from functools import cache
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib.auth.models import User
@@ -12,6 +12,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.paging import Window
 from decks.describe import describe
 from decks.formats import ALIASES
 from decks.models import (
@@ -169,44 +170,6 @@ def log_query(*, registration_id: int, code: str, sub_item: str, note: str) -> s
     return urlencode(
         {"player": registration_id, "infraction": code, "sub_item": sub_item, "note": note}
     )
-
-
-class Window[T](Sequence[T]):
-    """A tournament-long list read one slice at a time, for ``Paginator``: it asks for the
-    count and then for the one page it shows, so a screen's work does not grow with the event.
-
-    ``count`` says how many rows there are; ``rows(start, stop)`` reads those rows, in order.
-    """
-
-    def __init__(self, *, count: Callable[[], int], rows: Callable[[int, int], list[T]]) -> None:
-        self._count = count
-        self._rows = rows
-
-    @cached_property
-    def total(self) -> int:
-        return self._count()
-
-    def __len__(self) -> int:
-        return self.total
-
-    @overload
-    def __getitem__(self, index: int) -> T: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[T]: ...
-
-    def __getitem__(self, index: int | slice) -> T | list[T]:
-        if isinstance(index, int):
-            position = range(len(self))[index]
-            return self._rows(position, position + 1)[0]
-        start, stop, step = index.indices(len(self))
-        if step != 1:
-            raise ValueError("A window is read in order, one row after another.")
-        return self._rows(start, stop) if start < stop else []
-
-    def __iter__(self) -> Iterator[T]:
-        # The whole list in one read (the report and its exports), not one read per row.
-        return iter(self[:])
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,7 @@
 """Reads about tournaments, their staff, rounds and matches."""
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import overload
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -18,6 +17,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
+from core.paging import Window
 from players.models import Player, search_text
 from tournaments.models import (
     Game,
@@ -423,39 +423,10 @@ def _match_rows(
     ]
 
 
-class Slices[T](Sequence[T]):
-    """A round-long list read one slice at a time, for ``Paginator``: it asks for the count,
-    then for the one page it shows."""
-
-    def __init__(self, *, count: Callable[[], int], rows: Callable[[int, int], list[T]]) -> None:
-        self._count = count
-        self._rows = rows
-
-    @cached_property
-    def total(self) -> int:
-        return self._count()
-
-    def __len__(self) -> int:
-        return self.total
-
-    @overload
-    def __getitem__(self, index: int) -> T: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[T]: ...
-
-    def __getitem__(self, index: int | slice) -> T | list[T]:
-        if isinstance(index, int):
-            position = range(len(self))[index]
-            return self._rows(position, position + 1)[0]
-        start, stop, _step = index.indices(len(self))
-        return self._rows(start, stop) if start < stop else []
-
-
-def round_match_rows(*, round_: Round) -> Slices[MatchRow]:
+def round_match_rows(*, round_: Round) -> Window[MatchRow]:
     """The round's matches in table order with the games penalties decided, a slice at a time:
     a page reads its own matches and their games only."""
-    return Slices(
+    return Window(
         count=lambda: Match.objects.filter(round=round_).count(),
         rows=lambda start, stop: _match_rows(round_, start=start, stop=stop),
     )
@@ -468,7 +439,7 @@ class NameRow:
     opponent: str | None
 
 
-def pairings_by_name_rows(*, round_: Round) -> Slices[NameRow]:
+def pairings_by_name_rows(*, round_: Round) -> Window[NameRow]:
     """The round's players by name with their table and opponent, a slice at a time: each
     player is a row of one of two queries joined (as the first player of their match, and as
     the second), sorted and cut by the database."""
@@ -489,7 +460,7 @@ def pairings_by_name_rows(*, round_: Round) -> Slices[NameRow]:
         cut = both.order_by("player1__player__name", "table")[start:stop]
         return [NameRow(name, table, opponent) for name, table, opponent in cut]
 
-    return Slices(count=both.count, rows=rows)
+    return Window(count=both.count, rows=rows)
 
 
 def pairings_by_name(*, round_: Round) -> list[NameRow]:
