@@ -77,7 +77,12 @@ def cached_stamp(token: str) -> Stamp | None:
 
 
 def page_number(value: str) -> int:
-    return min(int(value), 100_000) if value.isdecimal() and int(value) > 0 else 1
+    """The page a phone asks for: 1 for anything that is no page number (a word, «²», zero), and
+    a typed number too long to be one (thousands of digits) is the last page a list can have."""
+    digits = value.lstrip("0") if value.isascii() and value.isdecimal() else ""
+    if not digits:
+        return 1
+    return 100_000 if len(digits) > 6 else min(int(digits), 100_000)
 
 
 def page_key(stamp: Stamp, kind: str, query: str, page: str, language: str | None = None) -> str:

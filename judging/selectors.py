@@ -6,12 +6,10 @@ from django.contrib.auth.models import User
 from django.db.models import (
     Exists,
     F,
-    IntegerField,
     OuterRef,
     Q,
     QuerySet,
     Subquery,
-    Value,
 )
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
@@ -309,12 +307,12 @@ def _found_in_table_order(
     """A search's players (a name, a table, given ids) in table order, then by name."""
     found = Registration.objects.filter(tournament=tournament, pk__in=ids)
     if latest is None:
-        found = found.annotate(table_no=Value(None, IntegerField()))
+        # No round yet, so no tables: by name alone (PostgreSQL refuses to order by a constant).
+        ordered = found.order_by("player__name", "pk")
     else:
-        found = found.annotate(
+        ordered = found.annotate(
             table_no=Coalesce(_table_of(latest, "player1"), _table_of(latest, "player2"))
-        )
-    ordered = found.order_by(F("table_no").asc(nulls_last=True), "player__name", "pk")
+        ).order_by(F("table_no").asc(nulls_last=True), "player__name", "pk")
     return list(ordered.values_list("pk", flat=True)[start : start + count])
 
 

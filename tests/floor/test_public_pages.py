@@ -274,3 +274,13 @@ def test_a_change_in_this_process_is_seen_at_once():
     assert 'data-status="not_started"' in client.get(clock_url).content.decode()
     services.start_clock(tournament=desk.tournament)
     assert 'data-status="running"' in client.get(clock_url).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("asked", "page"),
+    [("2", 2), ("0002", 2), ("0", 1), ("", 1), ("²", 1), ("-3", 1), ("9" * 5000, 100_000)],
+)
+def test_a_page_number_typed_by_hand_is_read_as_a_page_or_the_first(asked, page):
+    from floor.public_pages import page_number
+
+    assert page_number(asked) == page

@@ -96,6 +96,9 @@ def test_a_log_file_on_a_full_disk_falls_back_to_the_console_and_healthz_says_so
     handler = FileOrConsoleHandler(str(full), maxBytes=10_000, backupCount=1)
     logger = logging.getLogger("tests.full_disk")
     logger.addHandler(handler)
+    # Only this handler is under test: the root's console handler may hold a stream an earlier
+    # test's capture has closed, and its own error report is not this handler's.
+    logger.propagate = False
     try:
         logger.warning("penalty record 1 issued")
         logger.warning("penalty record 2 issued")
@@ -103,6 +106,7 @@ def test_a_log_file_on_a_full_disk_falls_back_to_the_console_and_healthz_says_so
         response = client.get("/healthz")
     finally:
         logger.removeHandler(handler)
+        logger.propagate = True
         handler.close()
 
     assert response.status_code == 503
