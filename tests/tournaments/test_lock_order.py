@@ -48,6 +48,8 @@ def test_publishing_rounds_while_judges_submit_never_fails():
                 moment="between_matches",
                 issued_by=desk.floor,
                 client_key=uuid.uuid4(),
+                # Each round's submits are new infractions the judge means, not a tap twice.
+                confirm_second=True,
             )
 
         failures += [
