@@ -384,6 +384,8 @@ def _header(text: str) -> tuple[str, int | None] | None:
 
 def _count(raw: str) -> int | str:
     """The number of copies, or the message saying why it is not one."""
+    # «1,5» and «1.5» get the same answer either way (neither is decimal); the replacement
+    # keeps the two spellings visibly alike, so mutmut's mutants of it survive as equivalent.
     raw = raw.replace(",", ".")
     if raw[0] in _MINUS:
         return _("a number of copies cannot be negative")
@@ -472,6 +474,7 @@ class _Reader:
         self.pool = pool
         self.result = ParseResult()
         self.section = MAIN
+        # Only its truth is read, so mutmut's None for False is an equivalent mutant.
         self.cards_seen = False
         self.titles_left = MAX_TITLE_LINES if titles else 0
 
@@ -523,6 +526,8 @@ class _Reader:
         return True
 
     def _header_or_total(self, number: int, line: str) -> bool:
+        # ``number`` is taken like every line handler's but not needed here, so mutmut's mutant
+        # passing None for it survives as an equivalent one.
         if re.fullmatch(r"\d+\s*(?:карт\w*|cards?)\.?", line, re.I):
             # «40 карт» under a header: the size the player states, not a card.
             self.result.stated[self.section] = int(re.match(r"\d+", line)[0])  # type: ignore[index]
@@ -555,6 +560,7 @@ class _Reader:
             )
 
     def _hero(self, number: int, value: str) -> None:
+        # _card_text("") also names nothing, so mutmut's "always read" mutant is equivalent.
         name = _card_text(value).name if value else ""
         if not name or not _LETTER.search(name):
             self.result.errors.append((number, _("the hero line names no hero")))
@@ -621,8 +627,13 @@ class _Reader:
     def _title(self, number: int, line: str) -> bool:
         """An unlabelled line above the cards: the player's name, then the deck's. A line near
         a card's name is a misspelt card, never a title."""
+        # ``number`` is not needed here (a title is never reported by line), so the mutants
+        # passing None for it survive as equivalent ones.
         if self.cards_seen or self.titles_left <= 0 or self.pool.is_close(line):
             return False
+        # There are only two titles to fill, so once the count reaches 0 both are filled or
+        # refused; mutmut's "= 1" and "+= 1" reach the final "return False" instead and survive
+        # as equivalent mutants.
         self.titles_left -= 1
         if not self.result.player_name and looks_like_person(line):
             self.result.player_name = line
@@ -667,6 +678,7 @@ def _compare_stated(result: ParseResult) -> None:
     note for the player, who may have left a line out (the checks count the lines)."""
     if any(line.count is None for line in result.lines):
         return
+    # Every count is known here, so "or 0" never applies (mutmut's "or 1" is equivalent).
     counted = {
         MAIN: sum(line.count or 0 for line in result.lines if line.section == MAIN),
         EXTRA: sum(line.count or 0 for line in result.lines if line.section == EXTRA),

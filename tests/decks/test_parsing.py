@@ -887,6 +887,230 @@ WHOLE_LISTS = [
         },
         id="a misspelt name",
     ),
+    pytest.param(
+        "3 Вампир\n@@@",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [(2, "this is not a card line: “@@@”")],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a line without letters below the cards",
+    ),
+    pytest.param(
+        "@@@\n3 Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "@@@",
+            "stated": {},
+            "notes": [],
+        },
+        id="a line without letters above the cards",
+    ),
+    pytest.param(
+        "3; Слон; 12\n3 Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "3; Слон; 12",
+            "stated": {},
+            "notes": [],
+        },
+        id="two numbers above the cards",
+    ),
+    pytest.param(
+        "-1 Слон\n3 Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "-1 Слон",
+            "stated": {},
+            "notes": [],
+        },
+        id="a bad count of an unknown name above the cards",
+    ),
+    pytest.param(
+        "3 Вампир\nИтого 3",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {"total": 3},
+            "notes": [],
+        },
+        id="a total without a colon",
+    ),
+    pytest.param(
+        "3 Вампир\nTotal (3)",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {"total": 3},
+            "notes": [],
+        },
+        id="a total in English brackets",
+    ),
+    pytest.param(
+        "Игрок: Иванов Иван\nКолода: Ночь\nЗелёный слон\n3 Вампир",
+        {
+            "lines": [(3, None, "Зелёный слон", "main"), (4, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [(3, "Зелёный слон", [])],
+            "hero": None,
+            "player": "Иванов Иван",
+            "deck": "Ночь",
+            "stated": {},
+            "notes": [],
+        },
+        id="a line above the cards once both names are given",
+    ),
+    pytest.param(
+        "3 Вампир\n40 КАРТ",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {"main": 40},
+            "notes": [(0, "The list says 40 in the main deck; its lines add up to 3.")],
+        },
+        id="a stated size in capitals",
+    ),
+    pytest.param(
+        "3;Вампир;Демо",
+        {
+            "lines": [(1, 3, "Вампир Демо", "main")],
+            "errors": [],
+            "unmatched": [(1, "Вампир Демо", ["Вампир"])],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="three cells",
+    ),
+    pytest.param(
+        "3;Шар;смерти",
+        {
+            "lines": [(1, 3, "Шар смерти", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a name over two cells",
+    ),
+    pytest.param(
+        "Вампир (12-29)",
+        {
+            "lines": [(1, None, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a collector number",
+    ),
+    pytest.param(
+        "3 Вампир (12-29)",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a count and a collector number",
+    ),
+    pytest.param(
+        "Вампир (3)",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a count in brackets",
+    ),
+    pytest.param(
+        "3 Вампир - ",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a trailing dash",
+    ),
+    pytest.param(
+        "- 3 Вампир",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a bullet",
+    ),
+    pytest.param(
+        "Основа: 40 карт\n3 Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {"main": 40},
+            "notes": [(0, "The list says 40 in the main deck; its lines add up to 3.")],
+        },
+        id="a labelled header",
+    ),
 ]
 
 
@@ -918,3 +1142,19 @@ def test_one_line_too_many_is_refused_with_its_count():
 def test_an_empty_feature_is_no_feature():
     assert not CardInfo(1, "Гоблин", frozenset({"Орда"})).has_feature("")
     assert CardInfo(1, "Гоблин", frozenset({"Орда"})).has_feature("орда")
+
+
+def test_a_list_found_at_a_deck_check_has_no_titles():
+    with translation.override("en"):
+        result = parse_list("Иванов Иван\n3 Вампир", POOL, titles=False)
+
+    assert (result.player_name, result.deck_name) == ("", "")
+    assert [(u.number, u.name) for u in result.unmatched] == [(1, "Иванов Иван")]
+    assert [line.written_name for line in result.lines] == ["Иванов Иван", "Вампир"]
+
+
+@pytest.mark.parametrize(
+    ("name", "suggestions"), [("", []), ("в", []), ("ва", ["Вайл"]), ("вай", ["Вайл"])]
+)
+def test_suggestions_for_short_names(name, suggestions):
+    assert POOL.suggest(name) == suggestions
