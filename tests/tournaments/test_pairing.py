@@ -581,3 +581,10 @@ def test_a_big_late_round_is_fast():
 )
 def test_the_parity_bound_adds_the_squared_gaps_of_odd_cuts(points, bound):
     assert pairing._parity_bound(points) == bound
+
+
+def test_the_matching_starts_from_each_players_first_free_preference():
+    # Two maximum matchings exist (0–1 with 3–4, or 0–2 with 1–4); the greedy start in
+    # preference order gives the first, which augmenting paths alone from vertex 0 would not.
+    adjacency = [[1, 2], [4, 0], [0], [4], [1, 3]]
+    assert matching.maximum_matching(adjacency) == [1, 0, -1, 4, 3]
