@@ -302,6 +302,8 @@ class PoolIndex:
     def suggest(self, name: str) -> list[str]:
         key = normalise(name)
         keys = sorted(self._candidates(key)) if key else []
+        # MAX_SUGGESTIONS (3) and 0.6 are difflib's own defaults, written out so the limits are
+        # visible here; mutmut's mutants dropping either argument are therefore equivalent.
         keys += [
             k
             for k in difflib.get_close_matches(
@@ -317,6 +319,7 @@ class PoolIndex:
     def is_close(self, name: str) -> bool:
         """Whether the name is near enough a card's to be a misspelt card rather than a title."""
         key = normalise(name)
+        # Only whether there is a match is read, so mutmut's mutants of ``n`` are equivalent.
         return bool(key) and bool(
             difflib.get_close_matches(key, self.cards.keys(), n=1, cutoff=0.75)
         )
@@ -374,6 +377,8 @@ def _header(text: str) -> tuple[str, int | None] | None:
     """A section title such as «Основная колода:», «Сайдборд (10)» or «Основа: 40 карт»."""
     tail = _HEADER_TAIL.search(text)
     stated = int(tail["count"]) if tail and tail["count"] else None
+    # _HEADER_TAIL may match nothing at the end, so it always matches and "if tail" is only a
+    # guard for the type checker: mutmut's "always" mutant survives as an equivalent one.
     key = normalise(text[: tail.start()] if tail else text)
     if key in MAIN_HEADERS:
         return MAIN, stated
@@ -384,6 +389,8 @@ def _header(text: str) -> tuple[str, int | None] | None:
 
 def _count(raw: str) -> int | str:
     """The number of copies, or the message saying why it is not one."""
+    # «1,5» and «1.5» get the same answer either way (neither is decimal); the replacement
+    # keeps the two spellings visibly alike, so mutmut's mutants of it survive as equivalent.
     raw = raw.replace(",", ".")
     if raw[0] in _MINUS:
         return _("a number of copies cannot be negative")
@@ -472,6 +479,7 @@ class _Reader:
         self.pool = pool
         self.result = ParseResult()
         self.section = MAIN
+        # Only its truth is read, so mutmut's None for False is an equivalent mutant.
         self.cards_seen = False
         self.titles_left = MAX_TITLE_LINES if titles else 0
 
@@ -523,6 +531,9 @@ class _Reader:
         return True
 
     def _header_or_total(self, number: int, line: str) -> bool:
+        # ``number`` is taken like every line handler's but not needed here, so mutmut's mutant
+        # passing None for it survives as an equivalent one.
+        # Case is ignored (re.I), so mutmut's upper-cased pattern is an equivalent mutant.
         if re.fullmatch(r"\d+\s*(?:карт\w*|cards?)\.?", line, re.I):
             # «40 карт» under a header: the size the player states, not a card.
             self.result.stated[self.section] = int(re.match(r"\d+", line)[0])  # type: ignore[index]
@@ -531,6 +542,7 @@ class _Reader:
             return False
         header = _header(line)
         tail = _HEADER_TAIL.search(line)
+        # The tail always matches (see _header), so mutmut's "always" mutant is equivalent.
         base = line[: tail.start()] if tail else line
         if header is not None and not self.pool.has_exactly(base):
             self._start_section(header)
@@ -555,6 +567,7 @@ class _Reader:
             )
 
     def _hero(self, number: int, value: str) -> None:
+        # _card_text("") also names nothing, so mutmut's "always read" mutant is equivalent.
         name = _card_text(value).name if value else ""
         if not name or not _LETTER.search(name):
             self.result.errors.append((number, _("the hero line names no hero")))
@@ -621,8 +634,13 @@ class _Reader:
     def _title(self, number: int, line: str) -> bool:
         """An unlabelled line above the cards: the player's name, then the deck's. A line near
         a card's name is a misspelt card, never a title."""
+        # ``number`` is not needed here (a title is never reported by line), so the mutants
+        # passing None for it survive as equivalent ones.
         if self.cards_seen or self.titles_left <= 0 or self.pool.is_close(line):
             return False
+        # There are only two titles to fill, so once the count reaches 0 both are filled or
+        # refused; mutmut's "= 1" and "+= 1" reach the final "return False" instead and survive
+        # as equivalent mutants.
         self.titles_left -= 1
         if not self.result.player_name and looks_like_person(line):
             self.result.player_name = line
@@ -667,6 +685,7 @@ def _compare_stated(result: ParseResult) -> None:
     note for the player, who may have left a line out (the checks count the lines)."""
     if any(line.count is None for line in result.lines):
         return
+    # Every count is known here, so "or 0" never applies (mutmut's "or 1" is equivalent).
     counted = {
         MAIN: sum(line.count or 0 for line in result.lines if line.section == MAIN),
         EXTRA: sum(line.count or 0 for line in result.lines if line.section == EXTRA),

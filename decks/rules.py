@@ -51,6 +51,8 @@ class FindingData:
 def _total(lines: Iterable[ParsedLine], section: str) -> tuple[int, bool]:
     """Cards in a section, and whether every line of it has a number."""
     chosen = [line for line in lines if line.section == section]
+    # A line's count is never 0 (the reader refuses it), so "or 0" only stands in for a missing
+    # number, and then the total is not used: mutmut's "or 1" survives as an equivalent mutant.
     return sum(line.count or 0 for line in chosen), all(line.count is not None for line in chosen)
 
 
@@ -259,6 +261,7 @@ def compare_deck(
     for card in listed:
         main, extra = found.get(card.key, (card.main, card.extra))
         for section, seen, on_list in ((MAIN, main, card.main), (EXTRA, extra, card.extra)):
+            # "seen < on_list" and mutmut's "seen <= on_list" agree: equality is handled first.
             if seen == on_list or (section == MAIN and short and seen < on_list):
                 continue
             results.append(
@@ -278,6 +281,8 @@ def listed_cards(lines: Iterable[ParsedLine]) -> list[ListedCard]:
     for line in lines:
         name = line.card.name if line.card else line.written_name
         key = normalise(name)
+        # Only the default's counts are read (the entry is rebuilt below), so mutmut's mutants
+        # of its key or name survive as equivalent ones.
         known = order.get(key, ListedCard(key, name, 0, 0))
         count = line.count or 0
         order[key] = ListedCard(

@@ -141,6 +141,8 @@ def stack_at_match_end(*, held: Sequence[HeldPenalty], round_number: int) -> lis
         decisions.append(new)
         used = {penalty.id for penalty in three}
         pool = [penalty for penalty in pool if penalty.id not in used]
+        # Only the rank and the identity of a pooled penalty are read again (_oldest_three), so
+        # mutmut's mutant giving it no round survives as an equivalent one.
         pool.append(HeldPenalty(id=new.id, rank=new.rank, reason=None, round_number=round_number))
     return decisions
 
@@ -148,6 +150,9 @@ def stack_at_match_end(*, held: Sequence[HeldPenalty], round_number: int) -> lis
 def _oldest_three(pool: Sequence[HeldPenalty]) -> tuple[Rank, list[HeldPenalty]] | None:
     """The lowest rank that has three unused penalties with different reasons, oldest first."""
     for rank in sorted({penalty.rank for penalty in pool}):
+        # No penalty at or above the cap is ever in the pool (a disqualified player gets
+        # nothing, and the cascade stops at its first disqualification), so mutmut's "> cap" and
+        # "return" for "break" survive as equivalent mutants; the test keeps the rule explicit.
         if rank >= STACKING_CAP:
             break
         chosen: list[HeldPenalty] = []

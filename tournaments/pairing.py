@@ -345,6 +345,7 @@ class _Pairer:
                     break
                 if work_left <= 0:
                     break
+        # No player is their own partner, so mutmut's "a <= b" is an equivalent mutant.
         return [(a, b) for a, b in mate.items() if a < b]
 
     def _pair_bracket(
@@ -369,6 +370,8 @@ class _Pairer:
             status, pairs, floaters = self._search(bracket, floats=len(unmatched))
             if status is _Status.FOUND:
                 return pairs, floaters
+        # A partner is never the player itself (and -1 is below every index), so mutmut's
+        # "k <= partner" survives as an equivalent mutant.
         matched = [(bracket[k], bracket[partner]) for k, partner in enumerate(mate) if k < partner]
         return matched, unmatched
 
@@ -437,6 +440,8 @@ class _Pairer:
         self.work_left -= work
         if status is not _Status.FOUND:
             return status, [], []
+        # Player 0 always chooses first, so no one's choice is 0 and mutmut's "> 0" and ">= 1"
+        # here and in the backtracking above survive as equivalent mutants.
         pairs = [(bracket[p], bracket[choice]) for p, _next, choice in stack if choice >= 0]
         floaters = [bracket[p] for p, _next, choice in stack if choice == _FLOAT]
         return status, pairs, floaters

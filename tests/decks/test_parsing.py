@@ -386,3 +386,859 @@ def test_a_nickname_or_a_date_above_the_cards_is_a_title_not_an_error(title):
 
 def test_a_bad_count_of_a_known_card_above_the_others_stays_an_error():
     assert [line for line, _m in parse_list("1000 Вампир\n3 Самоход", POOL).errors] == [1]
+
+
+# --- Whole lists, read field by field (issue 27 item 5) -----------------------------------------
+
+
+def outcome(text):
+    """Everything the reader makes of a list, in English, as plain values."""
+    with translation.override("en"):
+        result = parse_list(text, POOL)
+    return {
+        "lines": [
+            (
+                line.number,
+                line.count,
+                line.card.name if line.card else line.written_name,
+                line.section,
+            )
+            for line in result.lines
+        ],
+        "errors": result.errors,
+        "unmatched": [(u.number, u.name, u.suggestions) for u in result.unmatched],
+        "hero": result.hero
+        and (
+            result.hero.number,
+            result.hero.written_name,
+            result.hero.card and result.hero.card.name,
+        ),
+        "player": result.player_name,
+        "deck": result.deck_name,
+        "stated": result.stated,
+        "notes": result.notes,
+    }
+
+
+WHOLE_LISTS = [
+    pytest.param(
+        "-1 Вампир",
+        {
+            "lines": [],
+            "errors": [(1, "a number of copies cannot be negative")],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a negative count",
+    ),
+    pytest.param(
+        "1.5 Вампир",
+        {
+            "lines": [],
+            "errors": [(1, "the number of copies must be a whole number")],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a fractional count",
+    ),
+    pytest.param(
+        "1,5 Вампир",
+        {
+            "lines": [],
+            "errors": [(1, "the number of copies must be a whole number")],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a fractional count with a comma",
+    ),
+    pytest.param(
+        "0 Вампир",
+        {
+            "lines": [],
+            "errors": [(1, "a line of 0 copies: leave the card out")],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="zero copies",
+    ),
+    pytest.param(
+        "60 Вампир",
+        {
+            "lines": [(1, 60, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="the most copies a line may hold",
+    ),
+    pytest.param(
+        "61 Вампир",
+        {
+            "lines": [],
+            "errors": [(1, "61 copies is more than any deck holds (at most 60)")],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="one copy too many",
+    ),
+    pytest.param(
+        "3 Вампир\n-- a comment\n% another",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="comment lines",
+    ),
+    pytest.param(
+        "Кол-во;Название\n3;Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a spreadsheet's two column titles",
+    ),
+    pytest.param(
+        "Колода: Ночные охотники\n3 Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "Ночные охотники",
+            "stated": {},
+            "notes": [],
+        },
+        id="a deck name in Russian",
+    ),
+    pytest.param(
+        "Deck: Night hunters\n3 Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "Night hunters",
+            "stated": {},
+            "notes": [],
+        },
+        id="a deck name in English",
+    ),
+    pytest.param(
+        "Основа\n40 карт\n3 Вампир",
+        {
+            "lines": [(3, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {"main": 40},
+            "notes": [(0, "The list says 40 in the main deck; its lines add up to 3.")],
+        },
+        id="a stated size under a header",
+    ),
+    pytest.param(
+        "Основа\n3 CARDS\n3 Вампир\nДоп. колода\n2 cards\n2 Вайл",
+        {
+            "lines": [(3, 3, "Вампир", "main"), (6, 2, "Вайл", "extra")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {"main": 3, "extra": 2},
+            "notes": [],
+        },
+        id="stated sizes in English capitals",
+    ),
+    pytest.param(
+        "3 Вампир\nИтого: 5",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {"total": 5},
+            "notes": [(0, "The list says 5 in all; its lines add up to 3.")],
+        },
+        id="a stated total",
+    ),
+    pytest.param(
+        "Основа (4)\n3 Вампир\nСайд (2)\n1 Вайл\nИтого: 5",
+        {
+            "lines": [(2, 3, "Вампир", "main"), (4, 1, "Вайл", "extra")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {"main": 4, "extra": 2, "total": 5},
+            "notes": [
+                (0, "The list says 4 in the main deck; its lines add up to 3."),
+                (0, "The list says 2 in the extra deck; its lines add up to 1."),
+                (0, "The list says 5 in all; its lines add up to 4."),
+            ],
+        },
+        id="every stated size wrong",
+    ),
+    pytest.param(
+        "3 Вампир\nДоп. колода (3)\n2 Вайл",
+        {
+            "lines": [(1, 3, "Вампир", "main"), (3, 2, "Вайл", "extra")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {"extra": 3},
+            "notes": [(0, "The list says 3 in the extra deck; its lines add up to 2.")],
+        },
+        id="a wrong extra deck size",
+    ),
+    pytest.param(
+        "Герой:\n3 Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [(1, "the hero line names no hero")],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="an empty hero line",
+    ),
+    pytest.param(
+        "Герой: 12\n3 Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [(1, "the hero line names no hero")],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a hero line without letters",
+    ),
+    pytest.param(
+        "Герой: Хакодар\n3 Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": (1, "Хакодар", "Хакодар"),
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a hero line",
+    ),
+    pytest.param(
+        "3 Вампир\n7 ###",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [(2, "a number of copies needs a card name after it")],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a count without a name",
+    ),
+    pytest.param(
+        "3 Вампир\nВмпр",
+        {
+            "lines": [(1, 3, "Вампир", "main"), (2, None, "Вмпр", "main")],
+            "errors": [],
+            "unmatched": [(2, "Вмпр", ["Вампир"])],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="an unknown name below the cards",
+    ),
+    pytest.param(
+        "1 Хакодар\n3 Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": (1, "Хакодар", "Хакодар"),
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="one copy of a hero",
+    ),
+    pytest.param(
+        "2 Хакодар\n3 Вампир",
+        {
+            "lines": [(1, 2, "Хакодар", "main"), (2, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="two copies of a hero are cards",
+    ),
+    pytest.param(
+        "Хакодар\n3 Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": (1, "Хакодар", "Хакодар"),
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a hero without a count",
+    ),
+    pytest.param(
+        "Иванов Иван\nНочные охотники\n3 Вампир",
+        {
+            "lines": [(3, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "Иванов Иван",
+            "deck": "Ночные охотники",
+            "stated": {},
+            "notes": [],
+        },
+        id="a player then a deck name",
+    ),
+    pytest.param(
+        "Ночные охотники\nИванов Иван\n3 Вампир",
+        {
+            "lines": [(3, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "Иванов Иван",
+            "deck": "Ночные охотники",
+            "stated": {},
+            "notes": [],
+        },
+        id="a deck then a player name",
+    ),
+    pytest.param(
+        "Турнир\nНочь\nИванов Иван\n3 Вампир",
+        {
+            "lines": [(3, None, "Иванов Иван", "main"), (4, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [(3, "Иванов Иван", [])],
+            "hero": None,
+            "player": "Ночь",
+            "deck": "Турнир",
+            "stated": {},
+            "notes": [],
+        },
+        id="a third line above the cards",
+    ),
+    pytest.param(
+        "# only a comment",
+        {
+            "lines": [],
+            "errors": [(0, "The list has no cards.")],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="no cards",
+    ),
+    pytest.param(
+        "3; Вампир; 12",
+        {
+            "lines": [],
+            "errors": [(1, "two numbers on one line: which is the count?")],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="two numbers in cells",
+    ),
+    pytest.param(
+        "Вампир;3",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="the count in the second cell",
+    ),
+    pytest.param(
+        "3 Вампира\n2 Самохода",
+        {
+            "lines": [(1, 3, "Вампир", "main"), (2, 2, "Самоход", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="word forms",
+    ),
+    pytest.param(
+        "3 Вмп",
+        {
+            "lines": [(1, 3, "Вмп", "main")],
+            "errors": [],
+            "unmatched": [(1, "Вмп", ["Вампир"])],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a short unknown name",
+    ),
+    pytest.param(
+        "3 Вай",
+        {
+            "lines": [(1, 3, "Вай", "main")],
+            "errors": [],
+            "unmatched": [(1, "Вай", ["Вайл"])],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a three-letter unknown name",
+    ),
+    pytest.param(
+        "3 Вайлл",
+        {
+            "lines": [(1, 3, "Вайлл", "main")],
+            "errors": [],
+            "unmatched": [(1, "Вайлл", ["Вайл"])],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a misspelt name",
+    ),
+    pytest.param(
+        "3 Вампир\n@@@",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [(2, "this is not a card line: “@@@”")],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a line without letters below the cards",
+    ),
+    pytest.param(
+        "@@@\n3 Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "@@@",
+            "stated": {},
+            "notes": [],
+        },
+        id="a line without letters above the cards",
+    ),
+    pytest.param(
+        "3; Слон; 12\n3 Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "3; Слон; 12",
+            "stated": {},
+            "notes": [],
+        },
+        id="two numbers above the cards",
+    ),
+    pytest.param(
+        "-1 Слон\n3 Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "-1 Слон",
+            "stated": {},
+            "notes": [],
+        },
+        id="a bad count of an unknown name above the cards",
+    ),
+    pytest.param(
+        "3 Вампир\nИтого 3",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {"total": 3},
+            "notes": [],
+        },
+        id="a total without a colon",
+    ),
+    pytest.param(
+        "3 Вампир\nTotal (3)",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {"total": 3},
+            "notes": [],
+        },
+        id="a total in English brackets",
+    ),
+    pytest.param(
+        "Игрок: Иванов Иван\nКолода: Ночь\nЗелёный слон\n3 Вампир",
+        {
+            "lines": [(3, None, "Зелёный слон", "main"), (4, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [(3, "Зелёный слон", [])],
+            "hero": None,
+            "player": "Иванов Иван",
+            "deck": "Ночь",
+            "stated": {},
+            "notes": [],
+        },
+        id="a line above the cards once both names are given",
+    ),
+    pytest.param(
+        "3 Вампир\n40 КАРТ",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {"main": 40},
+            "notes": [(0, "The list says 40 in the main deck; its lines add up to 3.")],
+        },
+        id="a stated size in capitals",
+    ),
+    pytest.param(
+        "3;Вампир;Демо",
+        {
+            "lines": [(1, 3, "Вампир Демо", "main")],
+            "errors": [],
+            "unmatched": [(1, "Вампир Демо", ["Вампир"])],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="three cells",
+    ),
+    pytest.param(
+        "3;Шар;смерти",
+        {
+            "lines": [(1, 3, "Шар смерти", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a name over two cells",
+    ),
+    pytest.param(
+        "Вампир (12-29)",
+        {
+            "lines": [(1, None, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a collector number",
+    ),
+    pytest.param(
+        "3 Вампир (12-29)",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a count and a collector number",
+    ),
+    pytest.param(
+        "Вампир (3)",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a count in brackets",
+    ),
+    pytest.param(
+        "3 Вампир - ",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a trailing dash",
+    ),
+    pytest.param(
+        "- 3 Вампир",
+        {
+            "lines": [(1, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a bullet",
+    ),
+    pytest.param(
+        "Основа: 40 карт\n3 Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {"main": 40},
+            "notes": [(0, "The list says 40 in the main deck; its lines add up to 3.")],
+        },
+        id="a labelled header",
+    ),
+    pytest.param(
+        "3 Вампир\n3 Xenon",
+        {
+            "lines": [(1, 3, "Вампир", "main"), (2, 3, "Xenon", "main")],
+            "errors": [],
+            "unmatched": [(2, "Xenon", [])],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a Latin name",
+    ),
+    pytest.param(
+        "3 Вампир\nXenon 3",
+        {
+            "lines": [(1, 3, "Вампир", "main"), (2, 3, "Xenon", "main")],
+            "errors": [],
+            "unmatched": [(2, "Xenon", [])],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a Latin name before its count",
+    ),
+    pytest.param(
+        "7 ###\n3 Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "7",
+            "stated": {},
+            "notes": [],
+        },
+        id="a count without a name above the cards",
+    ),
+    pytest.param(
+        "Название: Ночь\n3 Вампир",
+        {
+            "lines": [(2, 3, "Вампир", "main")],
+            "errors": [],
+            "unmatched": [],
+            "hero": None,
+            "player": "",
+            "deck": "Ночь",
+            "stated": {},
+            "notes": [],
+        },
+        id="a labelled deck name",
+    ),
+    pytest.param(
+        "3 Вампир\n3 Вампир X",
+        {
+            "lines": [(1, 3, "Вампир", "main"), (2, 3, "Вампир X", "main")],
+            "errors": [],
+            "unmatched": [(2, "Вампир X", ["Вампир"])],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a name ending in a Latin letter",
+    ),
+    pytest.param(
+        "3 Вампир\n2 XX-Вампир",
+        {
+            "lines": [(1, 3, "Вампир", "main"), (2, 2, "XX-Вампир", "main")],
+            "errors": [],
+            "unmatched": [(2, "XX-Вампир", ["Вампир"])],
+            "hero": None,
+            "player": "",
+            "deck": "",
+            "stated": {},
+            "notes": [],
+        },
+        id="a name starting with Latin letters",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), WHOLE_LISTS)
+def test_whole_lists_field_by_field(text, expected):
+    assert outcome(text) == expected
+
+
+def test_a_line_of_exactly_the_longest_length_is_read():
+    name = "я" * 198
+    assert outcome("3 " + name)["errors"] == []
+    assert outcome("3 " + name)["unmatched"] == [(1, name, [])]
+
+
+def test_a_line_one_character_too_long_is_refused():
+    assert outcome("3 " + "я" * 199)["errors"] == [(1, "The line is longer than 200 characters.")]
+
+
+def test_the_most_lines_a_list_may_have_are_read():
+    assert outcome("1 Вампир\n" * MAX_LINES)["errors"] == []
+
+
+def test_one_line_too_many_is_refused_with_its_count():
+    assert outcome("1 Вампир\n" * (MAX_LINES + 1))["errors"] == [
+        (0, f"The list has {MAX_LINES + 1} lines; a deck list has at most {MAX_LINES}.")
+    ]
+
+
+def test_an_empty_feature_is_no_feature():
+    assert not CardInfo(1, "Гоблин", frozenset({"Орда"})).has_feature("")
+    assert CardInfo(1, "Гоблин", frozenset({"Орда"})).has_feature("орда")
+
+
+def test_a_list_found_at_a_deck_check_has_no_titles():
+    with translation.override("en"):
+        result = parse_list("Иванов Иван\n3 Вампир", POOL, titles=False)
+
+    assert (result.player_name, result.deck_name) == ("", "")
+    assert [(u.number, u.name) for u in result.unmatched] == [(1, "Иванов Иван")]
+    assert [line.written_name for line in result.lines] == ["Иванов Иван", "Вампир"]
+
+
+@pytest.mark.parametrize(
+    ("name", "suggestions"), [("", []), ("в", []), ("ва", ["Вайл"]), ("вай", ["Вайл"])]
+)
+def test_suggestions_for_short_names(name, suggestions):
+    assert POOL.suggest(name) == suggestions

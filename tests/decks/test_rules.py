@@ -5,7 +5,15 @@ import pytest
 
 from decks.demo import DEMO_CARDS, correct_list
 from decks.parsing import CardInfo, PoolIndex, parse_list
-from decks.rules import ListedCard, RuleSet, check_list, compare_deck, listed_cards
+from decks.rules import (
+    FindingData,
+    ListedCard,
+    RuleSet,
+    check_list,
+    check_text,
+    compare_deck,
+    listed_cards,
+)
 
 POOL = PoolIndex.of(
     CardInfo(
@@ -206,6 +214,9 @@ HERO_POOL = PoolIndex.of(
         CardInfo(7, "Оборотень", elements=frozenset({"Лес", "Тьма"})),
         CardInfo(8, "Странник", is_hero=True),
         CardInfo(9, "Шар смерти", banned_in=frozenset({"standard"})),
+        CardInfo(10, "Страж", features=frozenset({"Защитник"})),
+        CardInfo(11, "Пророк", elements=frozenset({"Тьма"}), is_hero=True, banned_in={"standard"}),
+        CardInfo(12, "Друид", elements=frozenset({"Лес", "Тьма"}), is_hero=True),
     ]
 )
 HERO_RULES = RuleSet(**{**STANDARD.__dict__, "main_min": None, "hero_rule": True})
@@ -255,4 +266,175 @@ def test_a_card_banned_in_the_format_is_not_legal_there_only():
     ],
 )
 def test_a_line_without_a_count_is_1_1_g_saying_how_it_was_written(line, kind, params):
-    assert hero_findings(line) == [("г", kind, params)]
+    parsed = parse_list(line, HERO_POOL)
+    assert check_list(parsed.lines, HERO_RULES) == [FindingData("1.1", "г", kind, params)]
+
+
+# --- Each finding exactly, at and around its limits (issue 27 item 5) ----------------------------
+
+SIZED = RuleSet(**{**CONSTRUCTED.__dict__, "main_max": 41})
+
+
+@pytest.mark.parametrize(
+    ("text", "rules", "expected"),
+    [
+        pytest.param(correct_list("1 Вайл"), SIZED, [], id="main deck at its largest size"),
+        pytest.param(
+            correct_list("2 Вайл"),
+            SIZED,
+            [("1.1", "б", "main_over", {"count": 42, "limit": 41})],
+            id="main deck one over its largest size",
+        ),
+        pytest.param(
+            correct_list(extra="3 Гоблин-налётчик\n3 Тень\n3 Голем\n1 Феникс"),
+            CONSTRUCTED,
+            [],
+            id="extra deck at exactly its limit",
+        ),
+        pytest.param(
+            correct_list("3 Вмп\n1 Вампир"),
+            CONSTRUCTED,
+            [
+                ("1.4", "а", "unreadable", {"line": 16, "name": "Вмп"}),
+                (
+                    "1.1",
+                    "д",
+                    "copies_over",
+                    {"card": "Вампир", "count": 4, "section": "main", "limit": 3},
+                ),
+            ],
+            id="an unknown name before an over-limit card",
+        ),
+        pytest.param(
+            correct_list("Самоход\n1 Вампир").replace("3 Самоход\n", ""),
+            CONSTRUCTED,
+            [
+                ("1.1", "г", "no_count", {"line": 15, "card": "Самоход"}),
+                (
+                    "1.1",
+                    "д",
+                    "copies_over",
+                    {"card": "Вампир", "count": 4, "section": "main", "limit": 3},
+                ),
+            ],
+            id="a line without a number before an over-limit card",
+        ),
+        pytest.param(
+            correct_list("1 Шар смерти\n1 Шар смерти"),
+            STANDARD,
+            [("1.1", "в", "not_legal", {"card": "Шар смерти", "format": "Стандарт"})],
+            id="an illegal card on two lines is one finding",
+        ),
+    ],
+)
+def test_findings_at_their_limits(text, rules, expected):
+    assert findings(text, rules) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "4 Страж",
+            [
+                FindingData(
+                    "1.1",
+                    "д",
+                    "copies_over",
+                    {"card": "Страж", "count": 4, "section": "main", "limit": 3},
+                )
+            ],
+            id="a card with a feature other than Орда keeps the copy limit",
+        ),
+        pytest.param(
+            "Герой: Пророк\n1 Вампир",
+            [FindingData("1.1", "в", "not_legal", {"card": "Пророк", "format": "Стандарт"})],
+            id="a hero banned in the format",
+        ),
+        pytest.param(
+            "Герой: Друид\n1 Вампир\n1 Гном",
+            [
+                FindingData(
+                    "1.1",
+                    "д",
+                    "off_element",
+                    {"hero": "Друид", "element": "Лес, Тьма", "cards": ["Гном"]},
+                )
+            ],
+            id="a hero of two elements",
+        ),
+        pytest.param(
+            "Герой: Хакодар\n1 Богарт\n1 Вмп\n2 Гном",
+            [
+                FindingData("1.4", "а", "unreadable", {"line": 3, "name": "Вмп"}),
+                FindingData(
+                    "1.1",
+                    "д",
+                    "off_element",
+                    {"hero": "Хакодар", "element": "Тьма", "cards": ["Гном"]},
+                ),
+            ],
+            id="a card without an element and an unknown one before an off-element card",
+        ),
+        pytest.param(
+            "Герой: Хакодар\n1 Гном\n1 Гном\n1 Самоход\n1 Вайл",
+            [
+                FindingData(
+                    "1.1",
+                    "д",
+                    "off_element",
+                    {"hero": "Хакодар", "element": "Тьма", "cards": ["Гном", "Вайл"]},
+                )
+            ],
+            id="a repeated and a neutral card before an off-element card",
+        ),
+    ],
+)
+def test_exact_findings_with_a_hero(text, expected):
+    parsed = parse_list(text, HERO_POOL)
+    assert parsed.ok, parsed.errors
+    hero = parsed.hero.card if parsed.hero else None
+    assert check_list(parsed.lines, HERO_RULES, hero=hero) == expected
+
+
+def test_a_hero_legal_in_the_format_has_no_finding():
+    constructed = RuleSet(**{**HERO_RULES.__dict__, "format_slug": "constructed"})
+    assert hero_findings("Герой: Пророк\n1 Вампир", constructed) == []
+
+
+def test_check_text_reads_then_checks_a_list():
+    checked = check_text(correct_list("1 Вампир"), POOL, CONSTRUCTED)
+
+    assert checked.parse.ok
+    assert [line.card.name for line in checked.parse.lines if line.card][-1] == "Вампир"
+    assert checked.findings == [
+        FindingData(
+            "1.1", "д", "copies_over", {"card": "Вампир", "count": 4, "section": "main", "limit": 3}
+        )
+    ]
+
+
+def test_check_text_with_a_hero_checks_against_the_hero():
+    checked = check_text("Герой: Хакодар\n1 Гном", HERO_POOL, HERO_RULES)
+
+    assert checked.findings == [
+        FindingData(
+            "1.1", "д", "off_element", {"hero": "Хакодар", "element": "Тьма", "cards": ["Гном"]}
+        )
+    ]
+
+
+def test_check_text_finds_nothing_while_the_reader_refuses_a_line():
+    checked = check_text("0 Вампир\n5 Вампир", POOL, CONSTRUCTED)
+
+    assert not checked.parse.ok
+    assert checked.findings == []
+
+
+def test_listed_cards_name_the_card_and_count_a_line_without_a_number_as_none():
+    lines = parse_list("3 вампир\n2 Вмп\nСамоход", POOL).lines
+    assert listed_cards(lines) == [
+        ListedCard("вампир", "Вампир", 3, 0),
+        ListedCard("вмп", "Вмп", 2, 0),
+        ListedCard("самоход", "Самоход", 0, 0),
+    ]

@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 import pytest
+from django.utils import translation
 
 from tournaments import matching, pairing
 from tournaments.pairing import Entrant, Pairing, PairingImpossible, pair_swiss
@@ -187,10 +188,37 @@ def test_pairing_impossible_when_every_pairing_is_a_rematch(field, round_number)
 
 
 def test_bad_input_is_refused():
-    with pytest.raises(ValueError, match="more than once"):
+    with pytest.raises(ValueError) as twice:
         pair_swiss(entrants=[entrant(1), entrant(1)], round_number=2, seed=0)
-    with pytest.raises(ValueError, match="numbered"):
+    assert str(twice.value) == "An entrant appears more than once."
+    with pytest.raises(ValueError) as numbered:
         pair_swiss(entrants=[entrant(1), entrant(2)], round_number=0, seed=0)
+    assert str(numbered.value) == "Rounds are numbered from 1."
+
+
+@pytest.mark.parametrize(
+    ("field", "round_number", "message"),
+    [
+        pytest.param(
+            field_of([(1, 2)]),
+            2,
+            "No pairing of the 2 players for round 2 avoids a rematch (or a second bye).",
+            id="a rematch",
+        ),
+        pytest.param(
+            [entrant(i, had_bye=True) for i in range(1, 4)],
+            4,
+            "Every one of the 3 players has already had a bye, so an odd number of players "
+            "cannot be paired for round 4.",
+            id="everyone had a bye",
+        ),
+    ],
+)
+def test_an_impossible_pairing_says_why_exactly(field, round_number, message):
+    with translation.override("en"), pytest.raises(PairingImpossible) as caught:
+        pair_swiss(entrants=field, round_number=round_number, seed=0)
+    assert caught.value.message == message
+    assert caught.value.args == (message,)
 
 
 def test_a_meeting_recorded_on_one_side_only_still_counts():
@@ -538,3 +566,25 @@ def test_a_big_late_round_is_fast():
         assert elapsed < 1.0
         assert_valid(field, result)
         tournament.play(result)
+
+
+@pytest.mark.parametrize(
+    ("points", "bound"),
+    [
+        ([], 0),
+        ([3, 3], 0),
+        ([6, 3, 3, 0], 18),  # both cuts odd: 3² + 3²
+        ([5, 3, 0], 4),  # only the cut below the single 5 is odd, and it is measured from above
+        ([4, 2, 2, 0], 8),
+        ([3, 0], 9),  # a gap of three costs nine, not six
+    ],
+)
+def test_the_parity_bound_adds_the_squared_gaps_of_odd_cuts(points, bound):
+    assert pairing._parity_bound(points) == bound
+
+
+def test_the_matching_starts_from_each_players_first_free_preference():
+    # Two maximum matchings exist (0–1 with 3–4, or 0–2 with 1–4); the greedy start in
+    # preference order gives the first, which augmenting paths alone from vertex 0 would not.
+    adjacency = [[1, 2], [4, 0], [0], [4], [1, 3]]
+    assert matching.maximum_matching(adjacency) == [1, 0, -1, 4, 3]

@@ -4,7 +4,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from tournaments.standings import MatchResult, Standing, compute_standings
+from tournaments.standings import MatchResult, Standing, _outcomes, compute_standings
 
 # The floor as MTR Appendix C prints it: 0.33, not 1/3.
 FL = F(33, 100)
@@ -306,18 +306,67 @@ def test_through_round_ignores_later_rounds_entirely():
     assert (second.registration_id, record(second)) == (2, (0, 1, 0, 0, 1))
 
 
+def test_through_round_skips_later_rounds_whatever_order_the_results_come_in():
+    # A round 3 result listed before round 1's is skipped, and round 1 is still counted.
+    results = [match(3, 1, 2, 0, 2), match(1, 1, 2, 2, 0)]
+
+    [first, second] = compute_standings(registration_ids=[1, 2], results=results, through_round=1)
+
+    assert (first.registration_id, record(first)) == (1, (3, 1, 1, 0, 0))
+    assert (second.registration_id, record(second)) == (2, (0, 1, 0, 0, 1))
+
+
+def test_two_drawn_matches_are_two_draws():
+    results = [match(1, 1, 2, 1, 1), match(2, 1, 2, 0, 0, 1)]
+
+    rows = by_id(compute_standings(registration_ids=[1, 2], results=results))
+
+    assert record(rows[1]) == (2, 2, 0, 2, 0)
+    assert record(rows[2]) == (2, 2, 0, 2, 0)
+
+
+BYE_MESSAGE = "A bye has no opponent's games, no drawn games and serves no penalty."
+
+
 @pytest.mark.parametrize(
     ("ids", "results", "message"),
     [
-        ([1, 1], [], "more than once"),
-        ([1], [match(1, 1, 2, 2, 0)], "not among"),
-        ([1, 2, 3], [match(1, 1, 2, 2, 0), match(1, 1, 3, 2, 0)], "twice in round 1"),
-        ([1], [match(1, 1, 1, 2, 0)], "against itself"),
-        ([1, 2], [match(1, 1, 2, -1, 0)], "negative"),
-        ([1], [match(1, 1, None, 2, 0, lost={1})], "bye"),
-        ([1], [match(1, 1, None, 2, 0, 1)], "bye"),
+        ([1, 1], [], "A registration id appears more than once."),
+        ([1], [match(1, 1, 2, 2, 0)], "Registration 2 is not among the registration ids."),
+        (
+            [1, 2, 3],
+            [match(1, 1, 2, 2, 0), match(1, 1, 3, 2, 0)],
+            "Registration 1 plays twice in round 1.",
+        ),
+        ([1], [match(1, 1, 1, 2, 0)], "Registration 1 cannot play against itself."),
+        ([1, 2], [match(1, 1, 2, -1, 0)], "Game counts cannot be negative."),
+        ([1, 2], [match(1, 1, 2, 2, -1)], "Game counts cannot be negative."),
+        ([1, 2], [match(1, 1, 2, 2, 0, -1)], "Game counts cannot be negative."),
+        ([1], [match(1, 1, None, 2, 0, lost={1})], BYE_MESSAGE),
+        ([1], [match(1, 1, None, 2, 0, 1)], BYE_MESSAGE),
+        ([1], [match(1, 1, None, 2, 1)], BYE_MESSAGE),
     ],
 )
 def test_results_the_app_cannot_produce_are_refused(ids, results, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError) as refused:
         compute_standings(registration_ids=ids, results=results)
+
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize(
+    ("result", "outcomes"),
+    [
+        (bye(1, 1), ("win", "loss")),
+        (match(1, 1, 2, 2, 1), ("win", "loss")),
+        (match(1, 1, 2, 0, 2), ("loss", "win")),
+        (match(1, 1, 2, 1, 1), ("draw", "draw")),
+        (match(1, 1, 2, 2, 0, lost={1}), ("loss", "win")),
+        (match(1, 1, 2, 0, 2, lost={2}), ("win", "loss")),
+        (match(1, 1, 2, 1, 1, lost={1, 2}), ("loss", "loss")),
+    ],
+)
+def test_each_results_outcomes_are_named_exactly(result, outcomes):
+    # The record treats any outcome but "win" and "draw" as a loss, so the words themselves are
+    # checked here: a misspelt "loss" would otherwise pass unnoticed.
+    assert _outcomes(result) == outcomes
