@@ -126,6 +126,18 @@ def database(kind: str) -> Iterator[str]:
 
 @contextlib.contextmanager
 def server(database_url: str, data_dir: str) -> Iterator[int]:
+    """One uvicorn process serving the benchmark's app; yields its port."""
+    with served_app(database_url, data_dir) as (port, _process):
+        yield port
+
+
+@contextlib.contextmanager
+def served_app(
+    database_url: str, data_dir: str, *, workers: int = 1, backlog: int | None = None
+) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    """uvicorn serving the app with the benchmark's URLs, as ``serve`` does (``workers``
+    processes, the listen ``backlog`` a storm of phones needs); yields the port and the process
+    (the workers are its children)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -137,33 +149,34 @@ def server(database_url: str, data_dir: str) -> Iterator[int]:
         "DJANGO_LOG_LEVEL": "WARNING",
         "PYTHONPATH": str(ROOT),
     }
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "benchmarks.hot_path_app:application",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            "--lifespan",
-            "off",
-            "--timeout-graceful-shutdown",
-            "1",
-        ],
-        cwd=ROOT,
-        env=env,
-    )
+    command = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "benchmarks.hot_path_app:application",
+        "--port",
+        str(port),
+        "--log-level",
+        "warning",
+        "--lifespan",
+        "off",
+        "--timeout-graceful-shutdown",
+        "1",
+    ]
+    if backlog is not None:
+        command += ["--backlog", str(backlog)]
+    if workers > 1:
+        command += ["--workers", str(workers)]
+    process = subprocess.Popen(command, cwd=ROOT, env=env)
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while True:
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
                 break
             if time.monotonic() > deadline or process.poll() is not None:
                 raise SystemExit("uvicorn did not start")
             time.sleep(0.1)
-        yield port
+        yield port, process
     finally:
         process.terminate()
         process.wait(timeout=20)

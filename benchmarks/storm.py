@@ -34,7 +34,6 @@ import json
 import multiprocessing
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -50,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if not __package__:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.hot_path_tools import Browser, database  # noqa: E402
+from benchmarks.hot_path_tools import Browser, database, served_app  # noqa: E402
 
 PASSWORD = "bench-storm-2000"
 JUDGES = 16
@@ -145,49 +144,9 @@ def count_records(database_url: str, slug: str) -> None:
 def server(database_url: str, data_dir: str, workers: int) -> Iterator[tuple[int, int]]:
     """uvicorn serving the app as ``serve`` does, with ``workers`` processes; yields the port
     and the process id (the workers are its children)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "DJANGO_SETTINGS_MODULE": "benchmarks.hot_path_settings",
-        "DJANGO_DATA_DIR": data_dir,
-        "DJANGO_LOG_LEVEL": "WARNING",
-        "PYTHONPATH": str(ROOT),
-    }
-    command = [
-        sys.executable,
-        "-m",
-        "uvicorn",
-        "benchmarks.hot_path_app:application",
-        "--port",
-        str(port),
-        "--log-level",
-        "warning",
-        "--lifespan",
-        "off",
-        "--timeout-graceful-shutdown",
-        "1",
-        "--backlog",
-        "4096",
-    ]
-    if workers > 1:
-        command += ["--workers", str(workers)]
-    process = subprocess.Popen(command, cwd=ROOT, env=env)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1):
-                break
-            if time.monotonic() > deadline or process.poll() is not None:
-                raise SystemExit("uvicorn did not start")
-            time.sleep(0.1)
+    with served_app(database_url, data_dir, workers=workers, backlog=4096) as (port, process):
         time.sleep(1.0 if workers > 1 else 0.2)  # every worker up
         yield port, process.pid
-    finally:
-        process.terminate()
-        process.wait(timeout=20)
 
 
 def rss_mb(pid: int) -> float:
