@@ -24,3 +24,9 @@ os.environ["DJANGO_DATA_DIR"] = SUITE_DATA_DIR
 os.environ.pop("DJANGO_STATIC_ROOT", None)
 
 from config.settings import *  # noqa: E402, F403
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":  # noqa: F405
+    # A test that leaves a connection holding a lock (a thread or a browser page still working
+    # when the test ends) must fail the tests after it within a minute, not hold the next flush
+    # waiting for ever: the locking tests wait for each other for seconds at most.
+    DATABASES["default"]["OPTIONS"]["options"] = "-c lock_timeout=60s"  # noqa: F405

@@ -107,6 +107,17 @@ def _task_worker(request):
 
 
 @pytest.fixture(autouse=True)
+def _contexts_closed_after_each_test(browser):
+    """Close every browser context a test opened itself, whether it passed or failed. A context
+    left open keeps its pages' live streams and polls running against the session's live server
+    into the next tests, which then share the server (and on PostgreSQL its connections) with
+    ghosts of a flushed database. pytest-playwright closes its own ``context`` before this runs."""
+    yield
+    for context in list(browser.contexts):
+        context.close()
+
+
+@pytest.fixture(autouse=True)
 def _short_timeouts(page):
     # The app answers in milliseconds; a missing element should fail the test quickly.
     page.set_default_timeout(8000)
