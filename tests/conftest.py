@@ -86,3 +86,14 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     # (a management command's end): a pooled connection would go back to the pool in the middle
     # of the test's transaction. The pools are tested in tests/config.
     database.get("OPTIONS", {}).pop("pool", None)
+
+
+@pytest.fixture(autouse=True)
+def _default_language_after_each_test():
+    """LocaleMiddleware leaves the language of a test's last request active in the thread; a test
+    that switched to English must not make the next test's messages English."""
+    yield
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
