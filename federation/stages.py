@@ -1,0 +1,18 @@
+"""Which stage of the tournament a round belongs to: the Swiss rounds, or the playoff.
+
+Every round is an ordinary round in the event file and in the API, with a ``stage``. Until the
+desk has a playoff every round is Swiss; the playoff's work answers "playoff" here for its rounds
+(one place to change: the event file, its ``playoff`` block and the API's bracket follow).
+"""
+
+from tournaments.models import Round
+
+SWISS = "swiss"
+PLAYOFF = "playoff"
+STAGES = (SWISS, PLAYOFF)
+
+
+def stage_of(round_: Round) -> str:
+    """The stage of ``round_``; every round is Swiss until the playoff lands."""
+    stage = getattr(round_, "stage", SWISS)
+    return stage if stage in STAGES else SWISS
