@@ -12,6 +12,7 @@ import datetime
 import hashlib
 import secrets
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -152,12 +153,27 @@ def import_event_file(*, content: bytes, by: User | None = None) -> EventImport:
         for row in body["players"]
     )
     by_ref = {row["ref"]: players[row["membership_id"].strip()] for row in body["players"]}
+    issued = [
+        {**penalty["suspension"], "player": {"membership_id": by_ref[penalty["player"]].membership_id}}
+        for penalty in body["penalties"]
+        if penalty["suspension"] is not None
+    ]
+    known = set(
+        SuspensionKey.objects.filter(key__in=[row["key"] for row in issued]).values_list(
+            "key", flat=True
+        )
+    )
+    # On an installation that is also the event's laptop, its own suspensions are linked.
+    own = _own_suspensions(issued, known)
     suspensions = 0
-    for penalty in body["penalties"]:
-        found = penalty["suspension"]
-        if found is None or SuspensionKey.objects.filter(key=found["key"]).exists():
+    for row in issued:
+        if row["key"] in known:
             continue
-        _new_suspension(player=by_ref[penalty["player"]], row=found, event=event)
+        if row["key"] in own:
+            SuspensionKey.objects.create(key=row["key"], suspension=own[row["key"]], event=event)
+            continue
+        player = players[row["player"]["membership_id"]]
+        _new_suspension(player=player, row=row, event=event)
         suspensions += 1
     new_players = len(players) - sum(1 for player in players.values() if not player._state.adding)
     return EventImport(event=event, created=True, new_players=new_players, suspensions=suspensions)
@@ -263,7 +279,7 @@ def import_suspension_list(*, content: bytes, by: User | None = None) -> ListOut
         for key in SuspensionKey.objects.filter(key__in=[row["key"] for row in rows])
         .select_related("suspension__player")
     }
-    local = _own_suspensions(rows, keyed)
+    local = _own_suspensions(rows, keyed.keys())
     players = _players_of([row["player"] for row in rows if row["key"] not in keyed | local])
     outcome = ListOutcome()
     received = _("From the federation's list of %(date)s") % {
@@ -318,7 +334,7 @@ def import_suspension_list(*, content: bytes, by: User | None = None) -> ListOut
 
 
 def _own_suspensions(
-    rows: list[dict[str, Any]], keyed: dict[str, MembershipSuspension]
+    rows: list[dict[str, Any]], known: Collection[str]
 ) -> dict[str, MembershipSuspension]:
     """Suspensions of the list that this laptop issued itself (their key names one of its
     events and the suspension's id here): linked, never made a second time."""
@@ -328,7 +344,7 @@ def _own_suspensions(
     wanted: dict[int, dict[str, Any]] = {}
     for row in rows:
         uid, _slash, number = row["key"].partition("/")
-        if row["key"] not in keyed and uid in uids and number.isdecimal():
+        if row["key"] not in known and uid in uids and number.isdecimal():
             wanted[int(number)] = row
     own = MembershipSuspension.objects.filter(pk__in=list(wanted)).select_related("player")
     return {
