@@ -162,7 +162,7 @@ def standings(request: HttpRequest, slug: str) -> StandingsOut:
     through = selectors.standings_published(tournament=tournament)
     rows = []
     if through is not None:
-        table = selectors.standings(tournament=tournament, through_round=through)
+        table = selectors.published_standings(tournament=tournament, through_round=through)
         rows = [
             StandingOut(place=place, name=row.registration.player.name, points=row.standing.points)
             for place, row in enumerate(table, start=1)

@@ -134,7 +134,9 @@ def _playoff(rounds: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 def _rounds(tournament: Tournament) -> list[dict[str, Any]]:
     games: defaultdict[int, list[dict[str, Any]]] = defaultdict(list)
-    for game in Game.objects.filter(match__round__tournament=tournament).order_by("match", "number"):
+    for game in Game.objects.filter(match__round__tournament=tournament).order_by(
+        "match", "number"
+    ):
         games[game.match_id].append(
             {
                 "number": game.number,
@@ -158,7 +160,9 @@ def _rounds(tournament: Tournament) -> list[dict[str, Any]]:
             }
         )
     matches: defaultdict[int, list[dict[str, Any]]] = defaultdict(list)
-    for match in Match.objects.filter(round__tournament=tournament).order_by("round", "table", "pk"):
+    for match in Match.objects.filter(round__tournament=tournament).order_by(
+        "round", "table", "pk"
+    ):
         matches[match.round_id].append(
             {
                 "table": match.table,

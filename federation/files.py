@@ -102,7 +102,8 @@ def _checked(document: Any, expected: str) -> dict[str, Any]:
             "file_wrong_format",
             _("This is %(found)s, and %(expected)s is expected here.")
             % {
-                "found": names.get(found, _("a file of an unknown kind")) if isinstance(found, str)
+                "found": names.get(found, _("a file of an unknown kind"))
+                if isinstance(found, str)
                 else _("a file of an unknown kind"),
                 "expected": names[expected],
             },
@@ -143,7 +144,10 @@ def _sealed(document: dict[str, Any], body_key: str, counts: dict[str, int]) -> 
     if document["digest"] != digest_of(document[body_key]):
         raise DomainError(
             "file_tampered",
-            _("The file's content does not match its digest: it was changed after it was exported."),
+            _(
+                "The file's content does not match its digest: it was changed after it was "
+                "exported."
+            ),
         )
 
 
@@ -203,7 +207,8 @@ def _days(rows: list[dict[str, Any]]) -> None:
                 datetime.date.fromisoformat(row["lifted_on"])
         except ValueError:
             raise DomainError(
-                "file_schema", _("A suspension's date is not a date (%(key)s).") % {"key": row["key"]}
+                "file_schema",
+                _("A suspension's date is not a date (%(key)s).") % {"key": row["key"]},
             ) from None
         if ends is not None and ends < starts:
             raise DomainError(

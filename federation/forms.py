@@ -18,7 +18,7 @@ class FileForm(forms.Form):
         upload: Any = self.cleaned_data["file"]
         if (upload.size or 0) > MAX_FILE_BYTES:
             raise forms.ValidationError(str(too_large().message), code="too_large")
-        return upload  # type: ignore[no-any-return]
+        return upload
 
     def content(self) -> bytes:
         upload: UploadedFile = self.cleaned_data["file"]

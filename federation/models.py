@@ -7,7 +7,8 @@ The same app runs on an event laptop (it exports the event file, imports the sus
 answers the API) and on the federation's installation (it imports event files and exports the
 list). Players and their suspensions stay in ``players``: an imported event names players of the
 registry, and an imported list writes the registry's suspensions, so the one suspension rule
-(``players.services.ensure_not_suspended``) refuses a registration whichever way the suspension came.
+(``players.services.ensure_not_suspended``) refuses a registration whichever way the suspension
+came.
 """
 
 import uuid

@@ -13,7 +13,8 @@ from floor.models import PublicPages
 from floor.selectors import RoundTime, round_time
 from players.models import MembershipSuspension, MembershipSuspensionChange, Player, search_text
 from tournaments.models import Match, Round, Tournament
-from tournaments.selectors import latest_round, standings
+from tournaments.selectors import StandingRow, latest_round
+from tournaments.selectors import standings as standings_of
 
 EVENTS_PAGE = 50
 
@@ -32,9 +33,12 @@ def find_players(*, query: str, limit: int = 20) -> list[Player]:
 
 def player_entries(*, player: Player) -> QuerySet[ImportedEntry]:
     """The player's part in every imported event, newest first (one query)."""
-    return ImportedEntry.objects.filter(player=player).select_related("event").defer(
-        "event__content"
-    ).order_by("-event__date", "-event_id")
+    return (
+        ImportedEntry.objects.filter(player=player)
+        .select_related("event")
+        .defer("event__content")
+        .order_by("-event__date", "-event_id")
+    )
 
 
 def player_suspensions(*, player: Player) -> list[MembershipSuspension]:
@@ -102,6 +106,11 @@ def tournament_for_key(*, slug: str, key: str) -> Tournament | None:
     return pages.tournament if pages is not None else None
 
 
+def published_standings(*, tournament: Tournament, through_round: int) -> list[StandingRow]:
+    """The standings as the players' pages show them (two queries)."""
+    return standings_of(tournament=tournament, through_round=through_round)
+
+
 def standings_published(*, tournament: Tournament) -> int | None:
     return (
         PublicPages.objects.filter(tournament=tournament)
@@ -154,5 +163,3 @@ def rounds_of(*, tournament: Tournament) -> list[Round]:
 
 def clock_of(*, tournament: Tournament) -> RoundTime | None:
     return round_time(tournament=tournament)
-
-

@@ -154,7 +154,10 @@ def import_event_file(*, content: bytes, by: User | None = None) -> EventImport:
     )
     by_ref = {row["ref"]: players[row["membership_id"].strip()] for row in body["players"]}
     issued = [
-        {**penalty["suspension"], "player": {"membership_id": by_ref[penalty["player"]].membership_id}}
+        {
+            **penalty["suspension"],
+            "player": {"membership_id": by_ref[penalty["player"]].membership_id},
+        }
         for penalty in body["penalties"]
         if penalty["suspension"] is not None
     ]
@@ -182,7 +185,9 @@ def import_event_file(*, content: bytes, by: User | None = None) -> EventImport:
 def _players_of(rows: list[dict[str, Any]]) -> dict[str, Player]:
     """The registry's players of these rows by membership id; the missing ones are added."""
     ids = [row["membership_id"].strip() for row in rows]
-    found = {player.membership_id: player for player in Player.objects.filter(membership_id__in=ids)}
+    found = {
+        player.membership_id: player for player in Player.objects.filter(membership_id__in=ids)
+    }
     missing = [row for row in rows if row["membership_id"].strip() not in found]
     if missing:
         for player in player_services.create_players(
@@ -196,7 +201,9 @@ def _new_suspension(
     *, player: Player, row: dict[str, Any], event: ImportedEvent | None
 ) -> MembershipSuspension:
     suspension = player_services.suspend_membership(
-        player=player, starts_on=day(row["starts_on"]), ends_on=day(row["ends_on"]),  # type: ignore[arg-type]
+        player=player,
+        starts_on=datetime.date.fromisoformat(row["starts_on"]),
+        ends_on=day(row["ends_on"]),
         reason=row["reason"],
     )
     lifted = day(row["lifted_on"])
@@ -276,15 +283,17 @@ def import_suspension_list(*, content: bytes, by: User | None = None) -> ListOut
     rows = document["body"]["suspensions"]
     keyed = {
         key.key: key.suspension
-        for key in SuspensionKey.objects.filter(key__in=[row["key"] for row in rows])
-        .select_related("suspension__player")
+        for key in SuspensionKey.objects.filter(
+            key__in=[row["key"] for row in rows]
+        ).select_related("suspension__player")
     }
     local = _own_suspensions(rows, keyed.keys())
     players = _players_of([row["player"] for row in rows if row["key"] not in keyed | local])
     outcome = ListOutcome()
     received = _("From the federation's list of %(date)s") % {
-        "date": timezone.localtime(datetime.datetime.fromisoformat(document["exported_at"]))
-        .strftime("%d.%m.%Y")
+        "date": timezone.localtime(
+            datetime.datetime.fromisoformat(document["exported_at"])
+        ).strftime("%d.%m.%Y")
     }
     for row in rows:
         change = {
@@ -338,9 +347,7 @@ def _own_suspensions(
 ) -> dict[str, MembershipSuspension]:
     """Suspensions of the list that this laptop issued itself (their key names one of its
     events and the suspension's id here): linked, never made a second time."""
-    uids = {
-        str(uid) for uid in EventIdentity.objects.values_list("uid", flat=True)
-    }
+    uids = {str(uid) for uid in EventIdentity.objects.values_list("uid", flat=True)}
     wanted: dict[int, dict[str, Any]] = {}
     for row in rows:
         uid, _slash, number = row["key"].partition("/")

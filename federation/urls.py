@@ -7,7 +7,9 @@ app_name = "federation"
 urlpatterns = [
     path("t/<slug:slug>/event-file.json", views.event_file, name="event-file"),
     path("t/<slug:slug>/api-keys/", views.api_keys, name="api-keys"),
-    path("t/<slug:slug>/api-keys/<int:key_id>/revoke/", views.revoke_api_key, name="api-key-revoke"),
+    path(
+        "t/<slug:slug>/api-keys/<int:key_id>/revoke/", views.revoke_api_key, name="api-key-revoke"
+    ),
     path("federation/", views.home, name="home"),
     path("federation/events/import/", views.import_event, name="import-event"),
     path("federation/players/<int:pk>/", views.player, name="player"),

@@ -92,7 +92,7 @@ def import_event(request: DeskRequest) -> HttpResponse:
     form = FileForm(request.POST, request.FILES)
     if not form.is_valid():
         for error in form.errors.get("file", []):
-            messages.error(request, error, extra_tags="file_too_large")
+            messages.error(request, str(error), extra_tags="file_too_large")
         return redirect("federation:home")
     try:
         outcome = services.import_event_file(content=form.content(), by=request.user)
@@ -147,7 +147,9 @@ def _refuse_form(request: DeskRequest, form: SuspendForm | TermForm | LiftForm) 
     for field, errors in form.errors.items():
         for error in errors:
             label = form.fields[field].label if field in form.fields else ""
-            messages.error(request, f"{label}: {error}" if label else error, extra_tags="invalid")
+            messages.error(
+                request, f"{label}: {error}" if label else str(error), extra_tags="invalid"
+            )
 
 
 @federation_view
@@ -206,7 +208,9 @@ def lift(request: DeskRequest, pk: int) -> HttpResponse:
     form = LiftForm(request.POST)
     if form.is_valid():
         try:
-            services.lift(suspension=suspension, reason=form.cleaned_data["reason"], by=request.user)
+            services.lift(
+                suspension=suspension, reason=form.cleaned_data["reason"], by=request.user
+            )
             messages.success(request, _("The suspension is lifted."))
         except DomainError as error:
             message_refusal(request, error)
@@ -234,9 +238,7 @@ def list_import(request: DeskRequest) -> HttpResponse:
         form = FileForm(request.POST, request.FILES)
         if form.is_valid():
             try:
-                outcome = services.import_suspension_list(
-                    content=form.content(), by=request.user
-                )
+                outcome = services.import_suspension_list(content=form.content(), by=request.user)
             except DomainError as refused:
                 error = refused
     return render(

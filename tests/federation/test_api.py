@@ -70,10 +70,24 @@ def test_pairings_and_results_show_names_and_scores_only(client, played):
             "number": 1,
             "stage": "swiss",
             "tables": [
-                {"table": 1, "player1": names[0], "player2": names[1], "player1_wins": 2,
-                 "player2_wins": 0, "draws": 0, "finished": True},
-                {"table": 2, "player1": names[2], "player2": names[3], "player1_wins": 0,
-                 "player2_wins": 0, "draws": 0, "finished": False},
+                {
+                    "table": 1,
+                    "player1": names[0],
+                    "player2": names[1],
+                    "player1_wins": 2,
+                    "player2_wins": 0,
+                    "draws": 0,
+                    "finished": True,
+                },
+                {
+                    "table": 2,
+                    "player1": names[2],
+                    "player2": names[3],
+                    "player1_wins": 0,
+                    "player2_wins": 0,
+                    "draws": 0,
+                    "finished": False,
+                },
             ],
         },
     }
@@ -85,7 +99,10 @@ def test_pairings_and_results_show_names_and_scores_only(client, played):
 def test_standings_only_once_published_and_the_clock(client, played):
     key = token_of(played)
     assert client.get(url(played, "standings", key=key)).json() == {
-        "tournament": played.tournament.name, "published": False, "through_round": None, "rows": []
+        "tournament": played.tournament.name,
+        "published": False,
+        "through_round": None,
+        "rows": [],
     }
     played.finish(2)
     PublicPages.objects.filter(tournament=played.tournament).update(standings_through=1)
@@ -106,7 +123,9 @@ def test_no_playoff_means_an_empty_bracket(client, played):
 
 def test_a_key_opens_only_its_tournament_until_revoked(client, played):
     other = Desk.create(players=2)
-    key, raw = services.create_api_key(tournament=played.tournament, name="оверлей", by=played.organiser)
+    key, raw = services.create_api_key(
+        tournament=played.tournament, name="оверлей", by=played.organiser
+    )
 
     assert client.get(url(played, "pairings", key=raw)).status_code == 200
     assert client.get(url(other, "pairings", key=raw)).status_code == 401

@@ -21,8 +21,18 @@ from players.models import MembershipSuspension, Player
 from tests.factories import UserFactory
 from tests.processes import PROJECT
 
-FIRST = [("Анна Арсеньева", "A-1"), ("Борис Белов", "A-2"), ("Вера Волкова", "A-3"), ("Глеб Гусев", "A-4")]
-SECOND = [("Дина Дорохова", "B-1"), ("Егор Ершов", "B-2"), ("Вера Волкова", "A-3"), ("Жанна Жук", "B-4")]
+FIRST = [
+    ("Анна Арсеньева", "A-1"),
+    ("Борис Белов", "A-2"),
+    ("Вера Волкова", "A-3"),
+    ("Глеб Гусев", "A-4"),
+]
+SECOND = [
+    ("Дина Дорохова", "B-1"),
+    ("Егор Ершов", "B-2"),
+    ("Вера Волкова", "A-3"),
+    ("Жанна Жук", "B-4"),
+]
 
 PLAY = """
 import django; django.setup()
@@ -76,7 +86,10 @@ def test_two_events_reach_the_federation_and_its_suspension_reaches_the_first_la
     tmp_path, client
 ):
     first, second = Laptop(tmp_path / "first"), Laptop(tmp_path / "second")
-    for laptop, slug, members, suspend in ((first, "cup-a", FIRST, True), (second, "cup-b", SECOND, False)):
+    for laptop, slug, members, suspend in (
+        (first, "cup-a", FIRST, True),
+        (second, "cup-b", SECOND, False),
+    ):
         laptop.manage("migrate", "--no-input", "-v", "0")
         laptop.python(PLAY.format(slug=slug, name=slug.upper(), members=members, suspend=suspend))
         laptop.manage("export_event", slug, "--output", str(tmp_path / f"{slug}.json"))
@@ -88,10 +101,15 @@ def test_two_events_reach_the_federation_and_its_suspension_reaches_the_first_la
         with (tmp_path / f"{slug}.json").open("rb") as handle:
             client.post(reverse("federation:import-event"), {"file": handle})
 
-    assert sorted(ImportedEvent.objects.values_list("name", "players")) == [("CUP-A", 4), ("CUP-B", 4)]
+    assert sorted(ImportedEvent.objects.values_list("name", "players")) == [
+        ("CUP-A", 4),
+        ("CUP-B", 4),
+    ]
     # The player of both events is one person in the federation's registry, with both events.
     vera = Player.objects.get(membership_id="A-3")
-    assert sorted(ImportedEntry.objects.filter(player=vera).values_list("event__name", flat=True)) == ["CUP-A", "CUP-B"]
+    assert sorted(
+        ImportedEntry.objects.filter(player=vera).values_list("event__name", flat=True)
+    ) == ["CUP-A", "CUP-B"]
     issued = MembershipSuspension.objects.get(player__membership_id="A-1")
     assert (issued.ends_on, issued.reason) == (None, "Приостановление членства на турнире CUP-A")
 
@@ -111,7 +129,8 @@ def test_two_events_reach_the_federation_and_its_suspension_reaches_the_first_la
 
     printed = first.manage("import_suspensions", str(tmp_path / "suspensions.json"))
     assert printed.splitlines() == [
-        "установлен срок: Анна Арсеньева (A-1), 2027-06-30: Приостановление членства на турнире CUP-A",
+        "установлен срок: Анна Арсеньева (A-1), 2027-06-30: "
+        "Приостановление членства на турнире CUP-A",
         "новое приостановление: Егор Ершов (B-2), 2027-12-31: угрозы судье",
         "Изменений: 2; уже известных: 0",
     ]

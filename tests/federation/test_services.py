@@ -48,13 +48,17 @@ def state():
 
 
 def test_the_event_file_holds_the_event_and_follows_its_schema(event_file):
-    desk, content = event_file
+    _desk, content = event_file
     document = json.loads(content)
     jsonschema.validate(document, schema("event-v1"))
     event = document["event"]
     assert (document["format"], document["version"]) == ("berserk-event", 1)
     assert document["counts"] == {
-        "players": 4, "rounds": 1, "matches": 2, "penalties": 2, "suspensions": 1
+        "players": 4,
+        "rounds": 1,
+        "matches": 2,
+        "penalties": 2,
+        "suspensions": 1,
     }
     assert [(p["name"], p["membership_id"], p["status"]) for p in event["players"]] == [
         ("Анна", "A-1", "disqualified"),
@@ -78,7 +82,7 @@ def test_an_unfinished_tournament_has_no_event_file(db):
 
 
 def test_import_is_idempotent_and_a_conflicting_file_is_refused(event_file):
-    desk, content = event_file
+    _desk, content = event_file
     outcome = services.import_event_file(content=content)
     assert (outcome.created, outcome.suspensions) == (True, 0)  # the laptop's own suspension
     before = state()
@@ -118,11 +122,14 @@ def test_a_wrong_version_a_wrong_kind_and_a_broken_schema(event_file):
         services.import_event_file,
         content=json.dumps({**document, "version": 2}).encode(),
     ).startswith("Файл версии 2, а этот судейский стол читает версию 1.")
-    assert refused(
-        "file_wrong_format",
-        services.import_suspension_list,
-        content=content,
-    ) == "Это файл турнира, а здесь нужен список приостановлений."
+    assert (
+        refused(
+            "file_wrong_format",
+            services.import_suspension_list,
+            content=content,
+        )
+        == "Это файл турнира, а здесь нужен список приостановлений."
+    )
     broken = json.loads(content)
     del broken["event"]["players"][0]["membership_id"]
     assert "event/players/0" in refused(
@@ -140,14 +147,16 @@ def test_tampered_counts_content_and_unknown_players(event_file):
     )
     edited = json.loads(content)
     edited["event"]["penalties"][1]["penalty"] = "caution"
-    assert refused(
-        "file_tampered", services.import_event_file, content=json.dumps(edited).encode()
-    ) == "Содержимое файла не совпадает с его контрольной суммой: файл изменён после выгрузки."
+    assert (
+        refused("file_tampered", services.import_event_file, content=json.dumps(edited).encode())
+        == "Содержимое файла не совпадает с его контрольной суммой: файл изменён после выгрузки."
+    )
     unknown = json.loads(content)
     unknown["event"]["penalties"][0]["player"] = 999_999
-    assert refused(
-        "file_inconsistent", services.import_event_file, content=resealed(unknown)
-    ) == "Матчи или пенальти файла называют игроков, которых нет в его списке (999999)."
+    assert (
+        refused("file_inconsistent", services.import_event_file, content=resealed(unknown))
+        == "Матчи или пенальти файла называют игроков, которых нет в его списке (999999)."
+    )
     twice = json.loads(content)
     twice["event"]["players"][1]["membership_id"] = "A-1"
     refused("file_inconsistent", services.import_event_file, content=resealed(twice))
@@ -164,7 +173,10 @@ def coordinator(db):
 def test_the_coordinator_sets_the_term_and_lifts_with_the_history_kept(coordinator):
     player = Player.objects.create(name="Дина", membership_id="D-1")
     suspension = services.suspend_player(
-        player=player, starts_on=datetime.date(2026, 12, 1), ends_on=None, reason="угрозы",
+        player=player,
+        starts_on=datetime.date(2026, 12, 1),
+        ends_on=None,
+        reason="угрозы",
         by=coordinator,
     )
     assert services.set_term(
@@ -175,8 +187,12 @@ def test_the_coordinator_sets_the_term_and_lifts_with_the_history_kept(coordinat
     )
     assert services.lift(suspension=suspension, reason="апелляция", by=coordinator)
     refused(
-        "suspension_already_lifted", services.set_term, suspension=suspension,
-        ends_on=datetime.date(2027, 7, 1), reason="x", by=coordinator,
+        "suspension_already_lifted",
+        services.set_term,
+        suspension=suspension,
+        ends_on=datetime.date(2027, 7, 1),
+        reason="x",
+        by=coordinator,
     )
     suspension.refresh_from_db()
     assert (suspension.ends_on, suspension.lift_reason) == (datetime.date(2027, 6, 1), "апелляция")
@@ -195,35 +211,60 @@ def test_only_the_coordinator_and_only_a_sane_term(coordinator):
     player = Player.objects.create(name="Дина", membership_id="D-1")
     staff = UserFactory(username="staff")
     refused(
-        "not_coordinator", services.suspend_player, player=player,
-        starts_on=datetime.date(2026, 12, 1), ends_on=None, reason="x", by=staff,
+        "not_coordinator",
+        services.suspend_player,
+        player=player,
+        starts_on=datetime.date(2026, 12, 1),
+        ends_on=None,
+        reason="x",
+        by=staff,
     )
     refused(
-        "suspension_ends_before_start", services.suspend_player, player=player,
-        starts_on=datetime.date(2026, 12, 1), ends_on=datetime.date(2026, 11, 1), reason="x",
+        "suspension_ends_before_start",
+        services.suspend_player,
+        player=player,
+        starts_on=datetime.date(2026, 12, 1),
+        ends_on=datetime.date(2026, 11, 1),
+        reason="x",
         by=coordinator,
     )
     refused(
-        "federation_text_required", services.suspend_player, player=player,
-        starts_on=datetime.date(2026, 12, 1), ends_on=None, reason="  ", by=coordinator,
+        "federation_text_required",
+        services.suspend_player,
+        player=player,
+        starts_on=datetime.date(2026, 12, 1),
+        ends_on=None,
+        reason="  ",
+        by=coordinator,
     )
     refused(
-        "federation_text_too_long", services.suspend_player, player=player,
-        starts_on=datetime.date(2026, 12, 1), ends_on=None, reason="x" * 2001, by=coordinator,
+        "federation_text_too_long",
+        services.suspend_player,
+        player=player,
+        starts_on=datetime.date(2026, 12, 1),
+        ends_on=None,
+        reason="x" * 2001,
+        by=coordinator,
     )
     assert MembershipSuspension.objects.count() == 0
 
 
 def test_the_list_adds_sets_and_lifts_and_links_the_laptops_own(event_file, coordinator):
-    desk, content = event_file
+    _desk, content = event_file
     own = MembershipSuspension.objects.get()
     document = json.loads(services.export_suspension_list())
     row = document["body"]["suspensions"][0]
     row["key"] = json.loads(content)["event"]["penalties"][1]["suspension"]["key"]
     row["ends_on"] = "2027-03-01"
     document["body"]["suspensions"].append(
-        {**row, "key": "federation/7", "player": {"name": "Жанна", "membership_id": "Z-9"},
-         "ends_on": None, "lifted_on": None, "reason": "угрозы"}
+        {
+            **row,
+            "key": "federation/7",
+            "player": {"name": "Жанна", "membership_id": "Z-9"},
+            "ends_on": None,
+            "lifted_on": None,
+            "reason": "угрозы",
+        }
     )
     lifted = Player.objects.create(name="Лев", membership_id="L-1")
     old = MembershipSuspension.objects.create(
@@ -231,13 +272,21 @@ def test_the_list_adds_sets_and_lifts_and_links_the_laptops_own(event_file, coor
     )
     SuspensionKey.objects.create(key="federation/3", suspension=old)
     document["body"]["suspensions"].append(
-        {**row, "key": "federation/3", "player": {"name": "Лев", "membership_id": "L-1"},
-         "ends_on": None, "lifted_on": "2026-12-01", "lift_reason": "апелляция"}
+        {
+            **row,
+            "key": "federation/3",
+            "player": {"name": "Лев", "membership_id": "L-1"},
+            "ends_on": None,
+            "lifted_on": "2026-12-01",
+            "lift_reason": "апелляция",
+        }
     )
     outcome = services.import_suspension_list(content=resealed_list(document))
 
     assert [(c["kind"], c["membership_id"]) for c in outcome.changes] == [
-        ("term", "A-1"), ("new", "Z-9"), ("lifted", "L-1")
+        ("term", "A-1"),
+        ("new", "Z-9"),
+        ("lifted", "L-1"),
     ]
     own.refresh_from_db()
     old.refresh_from_db()
@@ -245,7 +294,8 @@ def test_the_list_adds_sets_and_lifts_and_links_the_laptops_own(event_file, coor
     assert old.lifted_on == datetime.date(2026, 12, 1)
     assert MembershipSuspension.objects.count() == 3  # the laptop's own is linked, not copied
     refused(
-        "membership_suspended", tournament_services.register_player,
+        "membership_suspended",
+        tournament_services.register_player,
         tournament=Desk.create(players=0).tournament,
         player=Player.objects.get(membership_id="Z-9"),
     )
@@ -261,9 +311,15 @@ def resealed_list(document):
 
 def test_a_list_with_a_suspension_twice_is_refused(db):
     document = json.loads(services.export_suspension_list())
-    row = {"key": "federation/1", "player": {"name": "A", "membership_id": "A"},
-           "starts_on": "2026-12-01", "ends_on": None, "lifted_on": None, "reason": "",
-           "lift_reason": ""}
+    row = {
+        "key": "federation/1",
+        "player": {"name": "A", "membership_id": "A"},
+        "starts_on": "2026-12-01",
+        "ends_on": None,
+        "lifted_on": None,
+        "reason": "",
+        "lift_reason": "",
+    }
     document["body"]["suspensions"] = [row, row]
     refused("file_inconsistent", services.import_suspension_list, content=resealed_list(document))
     document["body"]["suspensions"] = [{**row, "ends_on": "2026-01-01"}]

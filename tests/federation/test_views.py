@@ -43,9 +43,7 @@ def test_the_report_offers_the_event_file_and_it_downloads(client, finished):
 def test_an_unfinished_event_file_is_refused_with_a_message(client, db):
     desk = Desk.create()
     client.force_login(desk.organiser)
-    answer = client.get(
-        reverse("federation:event-file", args=[desk.tournament.slug]), follow=True
-    )
+    answer = client.get(reverse("federation:event-file", args=[desk.tournament.slug]), follow=True)
     assert messages_of(answer) == ["Файл турнира создаётся, когда турнир завершён."]
 
 
@@ -73,9 +71,7 @@ def test_the_federation_imports_twice_and_refuses_garbage_of_50_mb(client, finis
     assert messages_of(second) == [
         "«Кубок» уже импортирован из этого же файла: ничего не изменилось."
     ]
-    assert messages_of(garbage) == [
-        "Файл слишком большой (не больше 25 МБ): это не файл турнира."
-    ]
+    assert messages_of(garbage) == ["Файл слишком большой (не больше 25 МБ): это не файл турнира."]
     assert ImportedEvent.objects.count() == 1
 
 
@@ -141,4 +137,6 @@ def test_the_organiser_makes_and_revokes_a_key(client, db):
     key.refresh_from_db()
     assert key.revoked_at is not None
     client.force_login(desk.floor)
-    assert client.get(reverse("federation:api-keys", args=[desk.tournament.slug])).status_code == 403
+    assert (
+        client.get(reverse("federation:api-keys", args=[desk.tournament.slug])).status_code == 403
+    )

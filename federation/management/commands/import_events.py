@@ -44,7 +44,10 @@ class Command(BaseCommand):
                 continue
             if outcome.created:
                 self.stdout.write(
-                    _("%(file)s: imported «%(name)s», %(players)s players, %(suspensions)s suspensions")
+                    _(
+                        "%(file)s: imported «%(name)s», %(players)s players, "
+                        "%(suspensions)s suspensions"
+                    )
                     % {
                         "file": name,
                         "name": outcome.event.name,

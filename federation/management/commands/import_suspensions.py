@@ -8,7 +8,6 @@ from federation import services
 from federation.management.commands.import_events import read_file
 
 
-
 class Command(BaseCommand):
     help = (
         "Import the federation's suspension list on an event laptop, before registration, and "
