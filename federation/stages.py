@@ -13,6 +13,10 @@ STAGES = (SWISS, PLAYOFF)
 
 
 def stage_of(round_: Round) -> str:
-    """The stage of ``round_``; every round is Swiss until the playoff lands."""
+    """The stage of ``round_``: "playoff" for a round marked a playoff round (the playoff's work
+    marks it with a boolean ``Round.playoff``; a ``stage`` field would be read as well), else
+    "swiss". Read through ``getattr`` so that this app runs before and after that field lands."""
+    if getattr(round_, "playoff", False) is True:
+        return PLAYOFF
     stage = getattr(round_, "stage", SWISS)
     return stage if stage in STAGES else SWISS

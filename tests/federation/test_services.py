@@ -330,3 +330,12 @@ def test_a_list_with_a_suspension_twice_is_refused(db):
 def test_an_unknown_key_cannot_be_revoked(db):
     desk = Desk.create(players=0)
     refused("api_key_unknown", services.revoke_api_key, tournament=desk.tournament, key_id=42)
+
+
+def test_a_round_marked_a_playoff_round_is_of_the_playoff_stage(db):
+    from federation.stages import stage_of
+    from tournaments.models import Round
+
+    swiss, playoff = Round(number=1), Round(number=4)
+    playoff.playoff = True  # the playoff's field (issue 32), set here as it will be read
+    assert (stage_of(swiss), stage_of(playoff)) == ("swiss", "playoff")
