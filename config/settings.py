@@ -212,6 +212,8 @@ INSTALLED_APPS = [
     "axes",
     # The task queue's table and its worker (`manage.py db_worker`), for long work off the request.
     "django_tasks_db",
+    # The read-only API's OpenAPI schema and its docs page, whose assets it serves itself.
+    "ninja",
     # The desk's own session table (core.models.Session), and nothing else of core is an app.
     "core",
     "players",
@@ -219,6 +221,7 @@ INSTALLED_APPS = [
     "judging",
     "decks",
     "floor",
+    "federation",
     "operations",
 ]
 

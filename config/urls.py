@@ -4,6 +4,7 @@ from django.urls import include, path
 from django.views.i18n import set_language
 
 from config import views
+from federation.api import api
 from operations.health import healthz
 from operations.setup_views import connect_tablets, first_run
 
@@ -25,6 +26,8 @@ urlpatterns = [
     path("t/", include("judging.urls")),
     path("", include("decks.urls")),
     path("", include("floor.urls")),
+    path("", include("federation.urls")),
+    path("api/v1/", api.urls),
     path("admin/", admin.site.urls),
 ]
 

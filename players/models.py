@@ -6,6 +6,7 @@ suspension.
 
 import datetime
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -80,3 +81,35 @@ class MembershipSuspension(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.starts_on} – {self.ends_on or '…'}"
+
+
+class SuspensionChangeKind(models.TextChoices):
+    TERM_SET = "term_set", _("Term set")
+    LIFTED = "lifted", _("Lifted")
+    RECEIVED = "received", _("Received from the federation")
+
+
+class MembershipSuspensionChange(models.Model):
+    """One change to a suspension: its term set or changed, its lifting, or its arrival from the
+    federation's list. The suspension row mirrors the latest; these rows keep the history."""
+
+    suspension = models.ForeignKey(
+        MembershipSuspension, on_delete=models.PROTECT, related_name="changes"
+    )
+    kind = models.CharField(max_length=20, choices=SuspensionChangeKind.choices)
+    ends_on = models.DateField(_("ends on"), null=True, blank=True)
+    lifted_on = models.DateField(_("lifted on"), null=True, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    # Who made the change here; empty when a file (an event's or the federation's list) made it.
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["suspension", "at", "id"]
+        verbose_name = _("change of a suspension")
+        verbose_name_plural = _("changes of suspensions")
+
+    def __str__(self) -> str:
+        return f"{self.suspension_id}: {self.kind}"

@@ -3,11 +3,18 @@
 import datetime
 from collections.abc import Sequence
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
-from players.models import MembershipSuspension, Player, search_text
+from players.models import (
+    MembershipSuspension,
+    MembershipSuspensionChange,
+    Player,
+    SuspensionChangeKind,
+    search_text,
+)
 from players.selectors import suspensions_in_force
 
 
@@ -82,16 +89,92 @@ def ensure_none_suspended(*, players: Sequence[Player], day: datetime.date) -> N
 
 
 def suspend_membership(
-    *, player: Player, starts_on: datetime.date, reason: str
+    *,
+    player: Player,
+    starts_on: datetime.date,
+    reason: str,
+    ends_on: datetime.date | None = None,
+    author: User | None = None,
 ) -> MembershipSuspension:
-    """A suspension whose length the game coordinator sets later (no end date yet)."""
-    return MembershipSuspension.objects.create(player=player, starts_on=starts_on, reason=reason)
+    """A suspension; without ``ends_on`` its length is for the game coordinator to set later."""
+    ensure_term(starts_on=starts_on, ends_on=ends_on)
+    suspension = MembershipSuspension.objects.create(
+        player=player, starts_on=starts_on, ends_on=ends_on, reason=reason
+    )
+    if ends_on is not None:
+        MembershipSuspensionChange.objects.create(
+            suspension=suspension,
+            kind=SuspensionChangeKind.TERM_SET,
+            ends_on=ends_on,
+            reason=reason,
+            author=author,
+        )
+    return suspension
 
 
-def lift_suspension(*, suspension: MembershipSuspension, reason: str, day: datetime.date) -> None:
-    """Mark a suspension lifted (never deleted: the membership keeps its history)."""
-    if suspension.lifted_on is not None:
-        return
+def ensure_term(*, starts_on: datetime.date, ends_on: datetime.date | None) -> None:
+    if ends_on is not None and ends_on < starts_on:
+        raise DomainError(
+            "suspension_ends_before_start",
+            _("A suspension cannot end (%(ends)s) before it starts (%(starts)s).")
+            % {"ends": ends_on.strftime("%d.%m.%Y"), "starts": starts_on.strftime("%d.%m.%Y")},
+        )
+
+
+@transaction.atomic
+def set_suspension_term(
+    *,
+    suspension: MembershipSuspension,
+    ends_on: datetime.date,
+    reason: str,
+    author: User | None = None,
+    kind: str = SuspensionChangeKind.TERM_SET,
+) -> bool:
+    """The game coordinator sets (or changes) when a suspension ends; the earlier term stays in
+    the suspension's history. False when the term was that already (nothing written)."""
+    locked = MembershipSuspension.objects.select_for_update().get(pk=suspension.pk)
+    if locked.lifted_on is not None:
+        raise DomainError(
+            "suspension_already_lifted",
+            _("This suspension was lifted on %(day)s; its term can no longer be set.")
+            % {"day": locked.lifted_on.strftime("%d.%m.%Y")},
+        )
+    ensure_term(starts_on=locked.starts_on, ends_on=ends_on)
+    if locked.ends_on == ends_on:
+        return False
+    locked.ends_on = ends_on
+    locked.save(update_fields=["ends_on"])
+    MembershipSuspensionChange.objects.create(
+        suspension=locked, kind=kind, ends_on=ends_on, reason=reason, author=author
+    )
+    suspension.ends_on = ends_on
+    return True
+
+
+@transaction.atomic
+def lift_suspension(
+    *,
+    suspension: MembershipSuspension,
+    reason: str,
+    day: datetime.date,
+    author: User | None = None,
+) -> bool:
+    """Mark a suspension lifted (never deleted: the membership keeps its history). False when it
+    was lifted already."""
+    locked = MembershipSuspension.objects.select_for_update().get(pk=suspension.pk)
+    if locked.lifted_on is not None:
+        return False
+    locked.lifted_on = day
+    locked.lift_reason = reason
+    locked.save(update_fields=["lifted_on", "lift_reason"])
+    MembershipSuspensionChange.objects.create(
+        suspension=locked,
+        kind=SuspensionChangeKind.LIFTED,
+        ends_on=locked.ends_on,
+        lifted_on=day,
+        reason=reason,
+        author=author,
+    )
     suspension.lifted_on = day
     suspension.lift_reason = reason
-    suspension.save(update_fields=["lifted_on", "lift_reason"])
+    return True
