@@ -304,3 +304,54 @@ def ensure_swiss_may_go_on(tournament: Tournament) -> None:
             "swiss_after_cut",
             _("The playoff has started: no more Swiss rounds can be paired."),
         )
+
+
+def slot_match(*, tournament: Tournament, stage: int, slot: int) -> Match:
+    """The match in that place of the bracket (``stage`` 0 first); refused while its players
+    are not known (the matches before it are still being played)."""
+    rounds = list(
+        Round.objects.filter(tournament=tournament, playoff=True)
+        .order_by("number")
+        .values_list("pk", flat=True)
+    )
+    match = None
+    if 0 <= stage < len(rounds):
+        match = (
+            Match.objects.filter(round_id=rounds[stage], table=slot + 1)
+            .select_related("round__tournament", "player1__player", "player2__player")
+            .first()
+        )
+    if match is None:
+        raise DomainError(
+            "players_not_known",
+            _("The players of this match are not known yet: it waits for the matches before it."),
+        )
+    return match
+
+
+def enter_slot_result(
+    *,
+    tournament: Tournament,
+    stage: int,
+    slot: int,
+    player1_wins: int,
+    player2_wins: int,
+    draws: int = 0,
+    winner_id: int | None = None,
+    decided_how: str = "",
+) -> Match:
+    """Enter the result of the match in that place of the bracket; with the games level, the
+    winner named and how it was decided (a draw is refused)."""
+    # Imported here: the play services import this module's checks.
+    from tournaments.services import play
+
+    match = slot_match(tournament=tournament, stage=stage, slot=slot)
+    winner = {match.player1_id: match.player1, match.player2_id: match.player2}.get(winner_id)
+    return play.enter_result(
+        match=match,
+        player1_wins=player1_wins,
+        player2_wins=player2_wins,
+        draws=draws,
+        winner=winner,
+        decided_how=decided_how,
+    )
