@@ -5,6 +5,7 @@ whatever the size of the event."""
 from dataclasses import dataclass, field
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from tournaments import playoff, selectors
 from tournaments.models import (
@@ -111,6 +112,18 @@ class BracketRound:
     @property
     def is_final(self) -> bool:
         return self.key == "final"
+
+    @property
+    def label(self) -> str:
+        return stage_label(self.key)
+
+
+def stage_label(key: str) -> str:
+    """A playoff round's name: final, semi-finals, quarter-finals, or top N."""
+    names = {"final": _("Final"), "semi": _("Semi-finals"), "quarter": _("Quarter-finals")}
+    if key in names:
+        return names[key]
+    return _("Top %(count)s") % {"count": key.removeprefix("top")} if key else ""
 
 
 @dataclass
@@ -236,6 +249,10 @@ class FinalRow:
     @property
     def disqualified(self) -> bool:
         return self.registration.status == RegistrationStatus.DISQUALIFIED
+
+    @property
+    def went_out(self) -> str:
+        return stage_label(self.out_key)
 
 
 def final_standings(*, tournament: Tournament) -> list[FinalRow]:

@@ -77,8 +77,8 @@ def pair_round(
                     _("%(player)s has dropped from the tournament and cannot be paired.")
                     % {"player": registration.player.name},
                 )
-        ensure_round_over(tournament)
         ensure_swiss_may_go_on(tournament)
+        ensure_round_over(tournament)
         number = (tournament.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
         new_round = Round.objects.create(tournament=tournament, number=number)
         if tournament.status == TournamentStatus.SETUP:
@@ -542,5 +542,5 @@ def publish_draft(*, tournament: Tournament) -> Round:
 
 def _ensure_next_round_possible(tournament: Tournament) -> None:
     ensure_not_finished(tournament)
-    ensure_round_over(tournament)
     ensure_swiss_may_go_on(tournament)
+    ensure_round_over(tournament)

@@ -1,0 +1,130 @@
+"""The playoff's screens (issue 32): the setting, the preview and its publication, the bracket
+with its results and its refusals, the next round, a level match's winner, the final standings."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import Desk
+from tests.tournaments.test_playoff_services import by_seed, play_swiss
+from tournaments import playoff_selectors
+from tournaments.models import Match, PlayoffSeed, Round
+
+
+@pytest.fixture
+def eight(db):
+    desk = Desk.create(players=8, level="professional")
+    play_swiss(desk, 2)
+    return desk
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def url(desk: Desk, name: str, *args: object) -> str:
+    return reverse(f"tournaments:{name}", args=[desk.tournament.slug, *args])
+
+
+def refusal(response) -> tuple[str, str]:
+    # The redirect is not followed, so earlier messages wait too: this response's is the last.
+    message = list(response.wsgi_request._messages)[-1]
+    return message.extra_tags, message.message
+
+
+def test_the_organiser_sets_previews_and_publishes_the_cut_in_one_tap(eight):
+    desk = eight
+    organiser = client_for(desk.organiser)
+    page = organiser.get(url(desk, "playoff"))
+    assert page.status_code == 200
+    assert "Плей-офф" in page.content.decode()
+    response = organiser.post(
+        url(desk, "playoff-settings"),
+        {
+            "playoff": "4",
+            "playoff_best_of": "3",
+            "playoff_final_best_of": "5",
+            "playoff_first_player": "higher_starts",
+        },
+    )
+    assert response.status_code == 302
+    desk.tournament.refresh_from_db()
+    assert (desk.tournament.playoff, desk.tournament.playoff_final_best_of) == ("4", 5)
+    preview = organiser.get(url(desk, "playoff")).content.decode()
+    assert 'id="cut-preview"' in preview and "Состав плей-офф: топ-4" in preview
+    assert preview.count('<tr><td class="num">') == 4
+    organiser.post(url(desk, "playoff-publish"))
+    assert PlayoffSeed.objects.filter(tournament=desk.tournament).count() == 4
+    bracket = organiser.get(url(desk, "playoff")).content.decode()
+    assert 'id="playoff-bracket"' in bracket and "Полуфиналы" in bracket and "Финал" in bracket
+    fragment = organiser.get(
+        url(desk, "playoff") + "?fragment=playoff-bracket", headers={"HX-Request": "true"}
+    ).content.decode()
+    assert fragment.strip().startswith('<div id="playoff-bracket"')
+
+
+def test_bad_input_gets_a_russian_message_and_changes_nothing(eight):
+    desk = eight
+    organiser = client_for(desk.organiser)
+    response = organiser.post(
+        url(desk, "playoff-settings"),
+        {"playoff": "16", "playoff_best_of": "3", "playoff_final_best_of": "3"},
+    )
+    assert refusal(response) == (
+        "cut_too_large",
+        "Плей-офф берёт 16 игроков, а в турнире осталось только 8: выберите плей-офф поменьше.",
+    )
+    organiser.post(
+        url(desk, "playoff-settings"),
+        {"playoff": "4", "playoff_best_of": "3", "playoff_final_best_of": "3"},
+    )
+    organiser.post(url(desk, "playoff-publish"))
+    response = organiser.post(
+        url(desk, "playoff-settings"),
+        {"playoff": "8", "playoff_best_of": "3", "playoff_final_best_of": "3"},
+    )
+    assert refusal(response)[0] == "playoff_started"
+    response = organiser.post(
+        url(desk, "playoff-result", 1, 0), {"player1_wins": 2, "player2_wins": 0}
+    )
+    assert refusal(response) == (
+        "players_not_known",
+        "Игроки этого матча ещё не известны: он ждёт окончания матчей перед ним.",
+    )
+    response = organiser.post(
+        url(desk, "playoff-result", 0, 0), {"player1_wins": 1, "player2_wins": 1}
+    )
+    assert refusal(response)[0] == "playoff_draw"
+    response = organiser.post(url(desk, "round-draft"))
+    assert refusal(response)[0] == "swiss_after_cut"
+    assert Round.objects.filter(tournament=desk.tournament).count() == 3
+    assert not Match.objects.filter(round__playoff=True, ended_at__isnull=False).exists()
+
+
+def test_results_the_next_round_and_the_final_standings(eight):
+    desk = eight
+    organiser = client_for(desk.organiser)
+    judge = client_for(desk.floor)
+    organiser.post(
+        url(desk, "playoff-settings"),
+        {"playoff": "4", "playoff_best_of": "3", "playoff_final_best_of": "3"},
+    )
+    organiser.post(url(desk, "playoff-publish"))
+    seeds = by_seed(desk)
+    judge.post(url(desk, "playoff-result", 0, 0), {"player1_wins": 2, "player2_wins": 1})
+    judge.post(
+        url(desk, "playoff-result", 0, 1),
+        {"player1_wins": 1, "player2_wins": 1, "winner": seeds[3].pk, "decided_how": "Жизни героя"},
+    )
+    page = organiser.get(url(desk, "playoff")).content.decode()
+    assert "Жизни героя" in page and 'id="publish-next"' in page
+    organiser.post(url(desk, "playoff-next"))
+    judge.post(url(desk, "playoff-result", 1, 0), {"player1_wins": 0, "player2_wins": 2})
+    assert playoff_selectors.playoff_bracket(tournament=desk.tournament).champion_id == seeds[3].pk
+    standings = organiser.get(url(desk, "playoff-standings")).content.decode()
+    assert "Чемпион" in standings and "Финалист" in standings
+    assert standings.index(seeds[3].player.name) < standings.index(seeds[1].player.name)
+    printed = organiser.get(url(desk, "playoff") + "?all=1").content.decode()
+    assert "bracket-print" in printed and "<form" not in printed.split("<main")[1]
