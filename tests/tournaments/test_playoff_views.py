@@ -128,3 +128,41 @@ def test_results_the_next_round_and_the_final_standings(eight):
     assert standings.index(seeds[3].player.name) < standings.index(seeds[1].player.name)
     printed = organiser.get(url(desk, "playoff") + "?all=1").content.decode()
     assert "bracket-print" in printed and "<form" not in printed.split("<main")[1]
+
+
+def test_players_phones_the_projector_and_the_slips_show_the_playoff(eight):
+    from floor import services as floor_services
+
+    desk = eight
+    organiser = client_for(desk.organiser)
+    pages = floor_services.ensure_public_pages(tournament=desk.tournament)
+    phone = Client()
+    public = reverse("floor:public-playoff", args=[pages.token])
+    assert phone.get(public).status_code == 404
+    organiser.post(
+        url(desk, "playoff-settings"),
+        {
+            "playoff": "4",
+            "playoff_best_of": "3",
+            "playoff_final_best_of": "5",
+            "playoff_first_player": "higher_starts",
+        },
+    )
+    organiser.post(url(desk, "playoff-publish"))
+    seeds = by_seed(desk)
+    page = phone.get(public)
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "Полуфиналы" in html and seeds[1].player.name in html and "<form" not in html
+    assert (
+        "Сетка плей-офф" in phone.get(reverse("floor:public", args=[pages.token])).content.decode()
+    )
+    # A result changes what the phones are given (a new change, a new page).
+    organiser.post(url(desk, "playoff-result", 0, 0), {"player1_wins": 2, "player2_wins": 0})
+    assert "won" in phone.get(public).content.decode()
+    projector = organiser.get(reverse("floor:projector", args=[desk.tournament.slug]))
+    assert "bracket-title" in projector.content.decode()
+    slips = organiser.get(reverse("floor:slips", args=[desk.tournament.slug])).content.decode()
+    assert "Плей-офф · максимум партий: 3" in slips
+    assert f"Начинает: {seeds[2].player.name}" in slips
+    assert slips.count("Партия 3") == 2 and "Партия 4" not in slips  # two semi-finals
