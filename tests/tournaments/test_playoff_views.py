@@ -28,6 +28,12 @@ def url(desk: Desk, name: str, *args: object) -> str:
     return reverse(f"tournaments:{name}", args=[desk.tournament.slug, *args])
 
 
+def body(response) -> str:
+    if response.streaming:
+        return b"".join(response.streaming_content).decode("utf-8-sig")
+    return response.content.decode()
+
+
 def refusal(response) -> tuple[str, str]:
     # The redirect is not followed, so earlier messages wait too: this response's is the last.
     message = list(response.wsgi_request._messages)[-1]
@@ -166,3 +172,41 @@ def test_players_phones_the_projector_and_the_slips_show_the_playoff(eight):
     assert "Плей-офф · максимум партий: 3" in slips
     assert f"Начинает: {seeds[2].player.name}" in slips
     assert slips.count("Партия 3") == 2 and "Партия 4" not in slips  # two semi-finals
+
+
+def test_the_judge_report_and_its_exports_carry_the_playoff(eight):
+    from tests.tournaments.test_playoff_services import issue, win
+
+    desk = eight
+    organiser = client_for(desk.organiser)
+    organiser.post(
+        url(desk, "playoff-settings"),
+        {"playoff": "4", "playoff_best_of": "3", "playoff_final_best_of": "3"},
+    )
+    organiser.post(url(desk, "playoff-publish"))
+    seeds = by_seed(desk)
+    win(Match.objects.get(round__playoff=True, table=1), seeds[1])
+    issue(desk, seeds[4], "1.1", "between_matches")  # out already: never served
+    tournament_services_enter = organiser.post(
+        url(desk, "playoff-result", 0, 1),
+        {"player1_wins": 1, "player2_wins": 1, "winner": seeds[2].pk, "decided_how": "Жизни героя"},
+    )
+    assert tournament_services_enter.status_code == 302
+    organiser.post(url(desk, "playoff-next"))
+    issue(desk, seeds[2], "6.1", "in_game")  # a disqualification without prize in the final
+    head = client_for(desk.head)
+    report = body(head.get(reverse("judging:report", args=[desk.tournament.slug])))
+    assert 'id="report-final-standings"' in report and "Чемпион" in report
+    assert "Поражения не отбыты: игрок выбыл из плей-офф" in report and "не отбыто" in report
+    assert "Жизни героя" in report
+    exported = body(
+        head.get(reverse("judging:report-export", args=[desk.tournament.slug, "playoff", "csv"]))
+    )
+    lines = exported.splitlines()
+    assert lines[1].split(",")[:2] == ["1", seeds[1].player.name]
+    assert "Чемпион" in lines[1] and "Финалист" in lines[2] and "дисквалифицирован" in lines[2]
+    assert lines[2].endswith(",нет")
+    matches = head.get(
+        reverse("judging:report-export", args=[desk.tournament.slug, "playoff-matches", "xlsx"])
+    )
+    assert matches.status_code == 200
