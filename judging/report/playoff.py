@@ -110,11 +110,8 @@ def playoff_matches_table(*, tournament: Tournament) -> Table:
     ]
 
     def name(match: Match, pk: int | None) -> str:
-        if pk is None:
-            return ""
-        return str(
-            match.player1.player.name if pk == match.player1_id else match.player2.player.name
-        )  # type: ignore[union-attr]
+        player = match.player1 if pk == match.player1_id else match.player2
+        return str(player.player.name) if pk is not None and player is not None else ""
 
     rows: Iterable[list[CellValue]] = (
         [
