@@ -35,7 +35,7 @@ def test_24_players_swiss_then_a_top_8_to_a_champion(live_server, page, screensh
     sign_in(page, live_server, desk.organiser.username)
 
     page.goto(f"{live_server.url}/t/{slug}/playoff/")
-    page.get_by_label("Плей-офф").select_option(
+    page.get_by_label("Плей-офф:", exact=True).select_option(
         label="Половина участников с округлением вниз до степени двойки"
     )
     page.get_by_role("button", name="Сохранить плей-офф").click()
@@ -77,7 +77,7 @@ def test_24_players_swiss_then_a_top_8_to_a_champion(live_server, page, screensh
     expect(page.locator(".bracket-champion")).to_contain_text(seeds[3].player.name)
     screenshot(page, "playoff-champion")
 
-    page.get_by_role("link", name="Итоговое положение").click()
+    page.get_by_role("link", name="Итоговая турнирная таблица").click()
     rows = page.locator("#final-standings tbody tr")
     expect(rows.nth(0)).to_contain_text(seeds[3].player.name)
     expect(rows.nth(0)).to_contain_text("Чемпион")
@@ -86,8 +86,9 @@ def test_24_players_swiss_then_a_top_8_to_a_champion(live_server, page, screensh
     expect(rows.nth(2)).to_contain_text(seeds[2].player.name)
     expect(rows.nth(2)).to_contain_text("без призов")
 
+    page.context.clear_cookies()
     sign_in(page, live_server, desk.head.username)
     page.goto(f"{live_server.url}/t/{slug}/report/")
     standings = page.locator("#report-final-standings")
     expect(standings.locator("tr").nth(1)).to_contain_text("Чемпион")
-    expect(page.locator("#report-playoff-matches")).to_contain_text("Поражение в матче по пенальти")
+    expect(page.locator("#playoff-matches-table")).to_contain_text("Поражение в матче по пенальти")
