@@ -11,6 +11,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError
 from core.http import DeskRequest, message_refusal
@@ -65,6 +66,7 @@ def _context(request: DeskRequest, access: Access) -> dict[str, object]:
     return context
 
 
+@vary_on_headers("HX-Request")
 @staff_view()
 def playoff_page(request: DeskRequest, access: Access) -> HttpResponse:
     context = _context(request, access)

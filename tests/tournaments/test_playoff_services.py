@@ -403,3 +403,58 @@ def test_a_pending_loss_of_an_eliminated_player_is_reported_as_not_served(top8):
         tournament=desk.tournament
     )
     assert Registration.objects.get(pk=seeds[8].pk).status == RegistrationStatus.PLAYING
+
+
+def test_the_cut_and_the_next_round_say_why_they_cannot_be_published_yet(db):
+    desk = Desk.create(players=4, level="professional")
+    tournament = desk.tournament
+
+    def refused(call, **kwargs) -> str:
+        with pytest.raises(DomainError) as error:
+            call(tournament=tournament, **kwargs)
+        return error.value.code
+
+    assert refused(tournament_services.publish_cut) == "no_playoff"
+    assert (
+        refused(
+            tournament_services.set_playoff,
+            size="2",
+            best_of=3,
+            final_best_of=3,
+            first_player="loser_starts",
+        )
+        == "bad_first_player"
+    )
+    tournament_services.set_playoff(tournament=tournament, size="half", best_of=3, final_best_of=3)
+    assert refused(tournament_services.publish_cut) == "no_swiss_rounds"
+    assert refused(tournament_services.publish_next_round) == "playoff_not_started"
+    play_swiss(desk, 1)
+    tournament_services.drop_player(registration=desk.players[0])
+    tournament_services.set_playoff(tournament=tournament, size="half", best_of=3, final_best_of=3)
+    small = Desk.create(players=3, level="professional")
+    play_swiss(small, 1)
+    tournament_services.set_playoff(
+        tournament=small.tournament, size="half", best_of=3, final_best_of=3
+    )
+    with pytest.raises(DomainError) as error:
+        tournament_services.publish_cut(tournament=small.tournament)
+    assert error.value.code == "field_too_small"
+    swiss = Match.objects.filter(round__tournament=tournament).first()
+    with pytest.raises(DomainError) as error:
+        tournament_services.decide_level_match(match=swiss, winner=swiss.player1, how="жребий")
+    assert error.value.code == "not_playoff"
+
+
+def test_how_a_level_match_was_decided_is_bounded(eight):
+    desk = eight
+    tournament_services.publish_cut(tournament=desk.tournament)
+    seeds = by_seed(desk)
+    with pytest.raises(DomainError) as error:
+        tournament_services.enter_result(
+            match=match_of(seeds[1]),
+            player1_wins=1,
+            player2_wins=1,
+            winner=seeds[1],
+            decided_how="х" * 201,
+        )
+    assert error.value.code == "decided_how_too_long"

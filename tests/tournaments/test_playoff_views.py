@@ -169,7 +169,7 @@ def test_players_phones_the_projector_and_the_slips_show_the_playoff(eight):
     projector = organiser.get(reverse("floor:projector", args=[desk.tournament.slug]))
     assert "bracket-title" in projector.content.decode()
     slips = organiser.get(reverse("floor:slips", args=[desk.tournament.slug])).content.decode()
-    assert "Плей-офф · максимум партий: 3" in slips
+    assert "Плей-офф ·\n            максимум партий: 3" in slips
     assert f"Начинает: {seeds[2].player.name}" in slips
     assert slips.count("Партия 3") == 2 and "Партия 4" not in slips  # two semi-finals
 
@@ -210,3 +210,29 @@ def test_the_judge_report_and_its_exports_carry_the_playoff(eight):
         reverse("judging:report-export", args=[desk.tournament.slug, "playoff-matches", "xlsx"])
     )
     assert matches.status_code == 200
+
+
+def test_a_level_match_needs_a_winner_from_the_list(eight):
+    desk = eight
+    organiser = client_for(desk.organiser)
+    organiser.post(
+        url(desk, "playoff-settings"),
+        {"playoff": "2", "playoff_best_of": "1", "playoff_final_best_of": "1"},
+    )
+    organiser.post(url(desk, "playoff-publish"))
+    final = Match.objects.get(round__playoff=True)
+    from tournaments import services as tournament_services
+
+    tournament_services.record_game(match=final, winner=None)
+    page = organiser.get(url(desk, "playoff")).content.decode()
+    assert "Равенство по партиям: кто победил и как это определено?" in page
+    response = organiser.post(url(desk, "playoff-winner", final.pk), {"winner": "x"})
+    assert refusal(response) == ("bad_winner", "Выберите победителя из списка.")
+    response = organiser.post(url(desk, "playoff-winner", final.pk), {"winner": ""})
+    assert refusal(response)[0] == "playoff_draw"
+    response = organiser.post(
+        url(desk, "playoff-winner", final.pk),
+        {"winner": final.player2_id, "decided_how": "Дополнительная партия"},
+    )
+    final.refresh_from_db()
+    assert (final.won_by, final.decided_how) == (final.player2_id, "Дополнительная партия")
