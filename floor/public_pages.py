@@ -27,6 +27,7 @@ from django.utils.translation import get_language
 from floor import selectors
 from floor.forms import PlayerSearchForm
 from floor.models import PublicPages
+from tournaments import playoff_selectors
 from tournaments.models import PublicChange, Tournament
 from tournaments.selectors import latest_round, standings
 from tournaments.services.pages import STAMP_SECONDS, stamp_key, token_key
@@ -37,6 +38,9 @@ PAGE_SIZE = 100
 SEARCH_LIMIT = 30
 # Phones re-read the clock this often (the countdown itself runs in the browser).
 CLOCK_POLL_SECONDS = 20
+# How often a phone showing the bracket asks for it again (a 304 while nothing changed).
+PLAYOFF_POLL_SECONDS = 20
+
 # Bytes are kept at most this long; a change replaces them long before, under a new key.
 KEEP_SECONDS = 3600
 
@@ -238,6 +242,9 @@ def _base_context(stamp: Stamp) -> dict[str, object]:
     home = reverse("floor:public", args=[stamp.token])
     tournament = Tournament.objects.get(pk=stamp.tournament_id)
     return {
+        "playoff_url": reverse("floor:public-playoff", args=[stamp.token])
+        if tournament.rounds.filter(playoff=True).exists()
+        else "",
         **_clock_context(stamp, tournament),
         "tournament_name": tournament.name,
         "home_url": home,
@@ -334,3 +341,19 @@ def standings_page(stamp: Stamp, number: int) -> Prepared:
         "pages": links if links.count > 1 else None,
     }
     return Prepared.of(render_to_string("floor/public_standings.html", context))
+
+
+def playoff_page(stamp: Stamp, block: int) -> Prepared:
+    """A block of the playoff's bracket (the whole of a top 16 or smaller), with the clock; the
+    page asks for itself again now and then (a 304 while nothing changed)."""
+    tournament = Tournament(pk=stamp.tournament_id)
+    bracket = playoff_selectors.playoff_bracket(tournament=tournament, block=block)
+    if bracket.blocks and bracket.block >= bracket.blocks:
+        bracket = playoff_selectors.playoff_bracket(tournament=tournament, block=0)
+    context = {
+        **_base_context(stamp),
+        "bracket": bracket,
+        "staff": False,
+        "poll": PLAYOFF_POLL_SECONDS,
+    }
+    return Prepared.of(render_to_string("floor/public_playoff.html", context))

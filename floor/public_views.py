@@ -187,3 +187,16 @@ def call_judge(request: HttpRequest, token: str, table: int) -> HttpResponse:
             # The call's status below the clock says it: a judge is called.
             return render(request, "floor/table.html#call-status", _table_context(pages, table))
     return redirect("floor:table", token, table)
+
+
+@require_GET
+@players_page("players")
+def public_playoff(request: HttpRequest, token: str) -> HttpResponseBase:
+    """The playoff's bracket, a block at a time; a 404 before the playoff starts."""
+    stamp = _stamp(token)
+    block = _page_number(request)
+    key = stamp.key("playoff", block)
+    page = _page(key, lambda: public_pages.playoff_page(stamp, block - 1))
+    if b"playoff-bracket-public" not in page.plain:
+        raise Http404
+    return answer(request, page)

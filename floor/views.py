@@ -21,6 +21,7 @@ from floor.clock import Clock
 from floor.forms import ExtensionForm, FloorQuery, ProjectorQuery
 from floor.models import ExtensionReason, JudgeCall
 from judging import live
+from tournaments import playoff_selectors
 from tournaments.access import JUDGES, Access, staff_view
 from tournaments.models import Match, StaffRole
 from tournaments.selectors import latest_round, standings
@@ -201,6 +202,8 @@ def projector(request: DeskRequest, access: Access) -> HttpResponse:
         "pairing_pages": _pages_of(pairings),
         "standing_pages": _pages_of(table),
         "standings_through": through,
+        # The playoff's bracket (its first block on a big one) joins the rotation once it starts.
+        "bracket": playoff_selectors.playoff_bracket(tournament=tournament, block=0),
         "lines": PROJECTOR_LINES,
         "seconds": query["seconds"] or PROJECTOR_SECONDS,
         "live": live.streams_available(request),
@@ -389,7 +392,8 @@ def slips(request: DeskRequest, access: Access) -> HttpResponse:
         "tournament": tournament,
         "round": round_,
         "slips": slips_,
-        "games": range(1, tournament.best_of + 1),
+        # A playoff round has its own best of (the final's may differ).
+        "games": range(1, (round_.games_best_of if round_ else tournament.best_of) + 1),
     }
     return render(request, "floor/slips.html", context)
 

@@ -15,6 +15,13 @@ class JudgingConfig(AppConfig):
 
         lifecycle.register_policy(JudgingMatchPolicy())
 
+        # The playoff's final standings and matches in the judge report (issue 32).
+        from judging.report import register_section
+        from judging.report.playoff import SECTIONS
+
+        for section in SECTIONS:
+            register_section(section)
+
         # Live streams end with their session and with their owner's staff membership.
         from django.contrib.auth.signals import user_logged_out
         from django.db.models.signals import post_delete

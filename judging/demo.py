@@ -18,7 +18,7 @@ from judging.selectors import edition_for
 from players.models import Player
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
-from tournaments.models import Match, Registration, StaffRole, Tournament
+from tournaments.models import Match, Registration, Round, StaffRole, Tournament
 from tournaments.permissions import make_organiser
 
 DEMO_SLUG = "demo-cup"
@@ -256,3 +256,74 @@ def _play_demo_rounds(
         "Видел, как игрок посмотрел верхнюю карту колоды соперника, пока тот отвернулся.",
     )
     statement(request, "player", players["Захар"].player.name, "Я случайно задел колоду.")
+
+
+PLAYOFF_DEMO_SLUG = "demo-regional"
+
+
+def load_playoff_demo() -> Tournament:
+    """A regional played to its end, once: 24 players, four Swiss rounds, then a top 8 (half the
+    field rounded down to a power of two) played to a champion. The Swiss leader's game loss,
+    issued after round 4 between matches, is carried into the playoff and served in the first
+    game of their quarter-final (issue 32). A second call finds it and changes nothing."""
+    users = ensure_demo_users()
+    existing = Tournament.objects.filter(slug=PLAYOFF_DEMO_SLUG).first()
+    if existing is not None:
+        return existing
+    with transaction.atomic():
+        tournament = tournament_services.create_tournament(
+            name="Региональный турнир «Берсерк. Герои» — демо плей-офф",
+            slug=PLAYOFF_DEMO_SLUG,
+            date=datetime.date.today(),
+            level="professional",
+            venue="Клуб «Лабиринт», Москва",
+            best_of=3,
+            rounds_planned=4,
+        )
+        for username, (_name, role) in DEMO_USERS.items():
+            tournament_services.add_staff(tournament=tournament, user=users[username], role=role)
+        for number, (name, city) in enumerate(DEMO_PLAYERS, start=1):
+            player, _created = Player.objects.get_or_create(
+                membership_id=f"BH-{10000 + number}", defaults={"name": name, "city": city}
+            )
+            tournament_services.register_player(tournament=tournament, player=player)
+        tournament_services.set_playoff(
+            tournament=tournament, size="half", best_of=3, final_best_of=3
+        )
+        results = random.Random(DEMO_SEED + 1)
+
+        def play(round_: Round) -> None:
+            for match in Match.objects.filter(round=round_, ended_at__isnull=True).select_related(
+                "player1", "player2"
+            ):
+                match.refresh_from_db()
+                if match.has_ended:
+                    continue
+                score = results.choice([(2, 0), (2, 1), (1, 2), (0, 2)])
+                first, second = max(score[0], match.player1_wins), max(score[1], match.player2_wins)
+                if first >= 2 and second >= 2:
+                    second = 1
+                tournament_services.enter_result(
+                    match=match, player1_wins=first, player2_wins=second
+                )
+
+        for _number in range(4):
+            tournament_services.draft_next_round(tournament=tournament, seed=DEMO_SEED)
+            play(tournament_services.publish_draft(tournament=tournament))
+        leader = tournament_selectors.standings(tournament=tournament)[0].registration
+        services.issue_penalty(
+            registration=leader,
+            infraction_code="1.1",
+            moment="between_matches",
+            issued_by=users["head"],
+            client_key=uuid.uuid4(),
+            note="Ошибка в дек-листе обнаружена после 4-го тура: поражение в первой партии "
+            "четвертьфинала.",
+        )
+        round_ = tournament_services.publish_cut(tournament=tournament)
+        while True:
+            play(round_)
+            if round_.matches.count() == 1:
+                break
+            round_ = tournament_services.publish_next_round(tournament=tournament)
+        return tournament

@@ -12,7 +12,9 @@ from core.inputs import IdField
 from core.uploads import UploadField
 from tournaments.models import (
     BEST_OF,
+    FirstPlayer,
     Level,
+    PlayoffSize,
     StaffRole,
     Tournament,
     decklists_default,
@@ -208,3 +210,48 @@ class CorrectionForm(forms.Form):
         max_length=CORRECTION_REASON_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
+
+
+class PlayoffForm(forms.Form):
+    """The playoff's setting: its size, its best of and the final's, who starts a match."""
+
+    playoff = forms.ChoiceField(
+        label=_("Playoff"),
+        choices=PlayoffSize.choices,
+        error_messages={"invalid_choice": _("Choose the playoff from the list.")},
+    )
+    playoff_best_of = forms.TypedChoiceField(
+        label=_("Games in a playoff match (best of)"),
+        choices=[(count, str(count)) for count in BEST_OF],
+        coerce=int,
+        initial=3,
+        error_messages={"invalid_choice": _("A match is best of 1, 3 or 5 games.")},
+    )
+    playoff_final_best_of = forms.TypedChoiceField(
+        label=_("Games in the final (best of)"),
+        choices=[(count, str(count)) for count in BEST_OF],
+        coerce=int,
+        initial=3,
+        error_messages={"invalid_choice": _("A match is best of 1, 3 or 5 games.")},
+    )
+    playoff_first_player = forms.ChoiceField(
+        label=_("Who starts a playoff match"),
+        choices=FirstPlayer.choices,
+        required=False,
+        error_messages={"invalid_choice": _("Choose who starts a playoff match from the list.")},
+    )
+
+
+class PlayoffResultForm(forms.Form):
+    """A playoff match's result; with the games level, its winner and how it was decided."""
+
+    player1_wins = forms.IntegerField(min_value=0, max_value=MOST_WINS)
+    player2_wins = forms.IntegerField(min_value=0, max_value=MOST_WINS)
+    draws = forms.IntegerField(min_value=0, max_value=MOST_GAMES, required=False, initial=0)
+    winner = IdField(required=False)
+    decided_how = forms.CharField(max_length=200, required=False)
+
+
+class LevelWinnerForm(forms.Form):
+    winner = IdField(required=False)
+    decided_how = forms.CharField(max_length=200, required=False)

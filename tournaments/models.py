@@ -51,6 +51,26 @@ class TournamentStatus(models.TextChoices):
 BEST_OF = (1, 3, 5)
 
 
+class PlayoffSize(models.TextChoices):
+    """How many players the playoff takes from the final Swiss standings (issue 32)."""
+
+    NONE = "none", _("No playoff")
+    TOP2 = "2", _("Top 2")
+    TOP4 = "4", _("Top 4")
+    TOP8 = "8", _("Top 8")
+    TOP16 = "16", _("Top 16")
+    TOP32 = "32", _("Top 32")
+    HALF = "half", _("Half the field, rounded down to a power of two")
+
+
+class FirstPlayer(models.TextChoices):
+    """Who starts a playoff match, as the event decides it; the slip says it."""
+
+    NOT_USED = "", _("Not used")
+    HIGHER_SEED_STARTS = "higher_starts", _("The higher seed starts")
+    HIGHER_SEED_CHOOSES = "higher_chooses", _("The higher seed chooses who starts")
+
+
 class Tournament(models.Model):
     name = models.CharField(pgettext_lazy("title of a thing", "name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=80, unique=True)
@@ -68,6 +88,22 @@ class Tournament(models.Model):
     round_minutes = models.PositiveSmallIntegerField(_("round length, minutes"), default=50)
     head_judge_is_official = models.BooleanField(
         _("the head judge is an official representative of ООО «Мир Хобби»"), default=False
+    )
+    playoff = models.CharField(
+        _("playoff"), max_length=8, choices=PlayoffSize.choices, default=PlayoffSize.NONE
+    )
+    playoff_best_of = models.PositiveSmallIntegerField(
+        _("games in a playoff match (best of)"), default=3
+    )
+    playoff_final_best_of = models.PositiveSmallIntegerField(
+        _("games in the final (best of)"), default=3
+    )
+    playoff_first_player = models.CharField(
+        _("who starts a playoff match"),
+        max_length=16,
+        choices=FirstPlayer.choices,
+        default=FirstPlayer.NOT_USED,
+        blank=True,
     )
     status = models.CharField(
         _("status"), max_length=20, choices=TournamentStatus.choices, default=TournamentStatus.SETUP
@@ -211,8 +247,14 @@ class RoundDraft(models.Model):
 
 
 class Round(models.Model):
+    """A round of the tournament: a Swiss round, or a round of the playoff (``playoff``), whose
+    matches are ordinary matches so that the penalty rules treat them as any other."""
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField(_("number"))
+    playoff = models.BooleanField(_("a round of the playoff"), default=False)
+    # A playoff round's own best of (the final's may differ); empty: the tournament's.
+    best_of = models.PositiveSmallIntegerField(_("games in a match (best of)"), null=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -225,6 +267,40 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.number}"
+
+    @property
+    def games_best_of(self) -> int:
+        """The best of this round's matches are played to (the caller has the tournament)."""
+        return self.best_of or self.tournament.best_of
+
+    @property
+    def wins_needed(self) -> int:
+        return self.games_best_of // 2 + 1
+
+
+class PlayoffSeed(models.Model):
+    """A player of the playoff cut: their seed, and their place in the final Swiss standings
+    (what breaks ties in the final standings). Written once, when the cut is published."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="playoff_seeds"
+    )
+    registration = models.OneToOneField(
+        Registration, on_delete=models.PROTECT, related_name="playoff_seed"
+    )
+    seed = models.PositiveSmallIntegerField(_("seed"))
+    swiss_position = models.PositiveIntegerField(_("place after the Swiss rounds"))
+
+    class Meta:
+        ordering = ["tournament", "seed"]
+        verbose_name = _("playoff seed")
+        verbose_name_plural = _("playoff seeds")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "seed"], name="playoff_seed_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seed}: {self.registration}"
 
 
 class PublicChange(models.Model):
@@ -256,6 +332,8 @@ class MatchEnd(models.TextChoices):
     TIME_CALLED = "time_called", _("Time was called")
     PENALTY = "penalty", _("Match loss by penalty")
     BYE = "bye", _("Bye")
+    # A playoff match whose other player left the tournament before it (dropped, disqualified).
+    WALKOVER = "walkover", _("The opponent left the tournament")
 
 
 class MatchQuerySet(models.QuerySet["Match"]):
@@ -285,6 +363,12 @@ class Match(models.Model):
     player2_lost_by_penalty = models.BooleanField(default=False)
     ended_at = models.DateTimeField(null=True, blank=True)
     end_reason = models.CharField(max_length=20, choices=MatchEnd.choices, blank=True)
+    # A playoff match always has a winner: with the games level, the one the event's own
+    # procedure named, and how it was decided (rules of the event, not of the app).
+    decided_winner = models.ForeignKey(
+        Registration, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    decided_how = models.CharField(_("how the winner was decided"), max_length=200, blank=True)
 
     objects = MatchQuerySet.as_manager()
     # Not a column: the number of games recorded as read with the match, set only by the reads
@@ -318,6 +402,36 @@ class Match(models.Model):
         if registration.pk == self.player2_id:
             return self.player1
         raise ValueError("The registration does not play in this match.")
+
+    @property
+    def won_by(self) -> int | None:
+        """Who won an ended match: a penalty's loss first, then the games, then the winner
+        named with the games level; None for a draw (or both players lost by penalty)."""
+        if self.ended_at is None:
+            return None
+        if self.player1_lost_by_penalty or self.player2_lost_by_penalty:
+            if self.player1_lost_by_penalty and self.player2_lost_by_penalty:
+                return None
+            return self.player2_id if self.player1_lost_by_penalty else self.player1_id
+        if self.player1_wins != self.player2_wins:
+            return self.player1_id if self.player1_wins > self.player2_wins else self.player2_id
+        return self.decided_winner_id
+
+    @property
+    def lost_by(self) -> int | None:
+        winner = self.won_by
+        if winner is None:
+            return None
+        return self.player2_id if winner == self.player1_id else self.player1_id
+
+    @property
+    def is_level(self) -> bool:
+        """Games level with no penalty's loss: a playoff match then needs a named winner."""
+        return (
+            self.player1_wins == self.player2_wins
+            and not self.player1_lost_by_penalty
+            and not self.player2_lost_by_penalty
+        )
 
     def wins_of(self, registration: Registration) -> int:
         return self.player1_wins if registration.pk == self.player1_id else self.player2_wins

@@ -269,8 +269,11 @@ def standings(*, tournament: Tournament, through_round: int | None = None) -> li
 
 
 def _results(tournament: Tournament, *, through_round: int | None) -> list[MatchResult]:
-    """The ended matches as plain results, in one query."""
-    matches = Match.objects.filter(round__tournament=tournament, ended_at__isnull=False)
+    """The ended matches of the Swiss rounds as plain results, in one query (the playoff has
+    standings of its own: ``tournaments.playoff_selectors.final_standings``)."""
+    matches = Match.objects.filter(
+        round__tournament=tournament, round__playoff=False, ended_at__isnull=False
+    )
     if through_round is not None:
         matches = matches.filter(round__number__lte=through_round)
     rows = matches.order_by("round__number", "id").values_list(

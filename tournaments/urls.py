@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tournaments import play_views, views
+from tournaments import play_views, playoff_views, views
 
 app_name = "tournaments"
 
@@ -38,4 +38,21 @@ urlpatterns = [
         name="match-correct",
     ),
     path("<slug:slug>/standings/", play_views.standings, name="standings"),
+    path("<slug:slug>/playoff/", playoff_views.playoff_page, name="playoff"),
+    path("<slug:slug>/playoff/settings/", playoff_views.playoff_settings, name="playoff-settings"),
+    path("<slug:slug>/playoff/publish/", playoff_views.playoff_publish, name="playoff-publish"),
+    path("<slug:slug>/playoff/next/", playoff_views.playoff_next, name="playoff-next"),
+    path(
+        "<slug:slug>/playoff/<int:stage>/<int:slot>/result/",
+        playoff_views.playoff_result,
+        name="playoff-result",
+    ),
+    path(
+        "<slug:slug>/playoff/matches/<int:match_id>/winner/",
+        playoff_views.playoff_winner,
+        name="playoff-winner",
+    ),
+    path(
+        "<slug:slug>/playoff/standings/", playoff_views.playoff_standings, name="playoff-standings"
+    ),
 ]

@@ -71,7 +71,7 @@ class JudgingMatchPolicy:
                 deciding.append(record)
         if losers:
             wanted = Match(player1_id=match.player1_id, player2_id=match.player2_id)
-            wanted.score_penalty_loss(losers, match.round.tournament.wins_needed)
+            wanted.score_penalty_loss(losers, match.round.wins_needed)
             if (player1_wins, player2_wins) != (wanted.player1_wins, wanted.player2_wins):
                 raise _decided_by_penalty(deciding[0])
         have = {match.player1_id: player1_wins, match.player2_id: player2_wins, None: draws}
@@ -242,15 +242,16 @@ def _serve_in_memory(
     (one per player) decides the match and serves every game loss waiting for it; otherwise each
     player's oldest game loss takes the next game (both players' at once: a draw) until the match
     ends, and what is left waits for the player's next match."""
-    tournament = match.round.tournament
+    # A playoff round has its own best of (tournaments.models.Round.games_best_of).
+    round_ = match.round
     games: list[tuple[Game, list[PenaltyRecord]]] = []
     by_match: list[PenaltyRecord] = []
     left = list(waiting)
     while True:
         reason = match.decided_by_games(
             games_played=games_played + len(games),
-            best_of=tournament.best_of,
-            wins_needed=tournament.wins_needed,
+            best_of=round_.games_best_of,
+            wins_needed=round_.wins_needed,
         )
         if reason is not None:
             match.ended_at, match.end_reason = timezone.now(), reason
@@ -261,7 +262,7 @@ def _serve_in_memory(
         if match_losses:
             served = match_losses + [r for r in due if r.applies_to == AppliesTo.NEXT_GAME]
             match.score_penalty_loss(
-                {record.registration_id for record in match_losses}, tournament.wins_needed
+                {record.registration_id for record in match_losses}, round_.wins_needed
             )
             match.ended_at, match.end_reason = timezone.now(), MatchEnd.PENALTY
             for record in served:

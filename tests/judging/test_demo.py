@@ -14,7 +14,7 @@ def test_demo_prepares_a_realistic_event_and_logins_once(db, capsys):
 
     out = capsys.readouterr().out
     tournament = Tournament.objects.get(slug="demo-cup")
-    assert Tournament.objects.count() == 1
+    assert Tournament.objects.count() == 2
     assert "password berserk-demo" in out
     assert tournament.registrations.count() == 24
     assert tournament.rounds.count() == 4
@@ -66,3 +66,23 @@ def test_the_demo_report_exports_from_the_command_line(db, tmp_path):
     assert len(rows) == 13  # the request still waiting for the head judge is not in force
     disqualified = [row for row in rows if row["Игрок"] == "Дмитрий Соколов"]
     assert disqualified[0]["Действующее пенальти"].startswith("Дисквалификация без призов")
+
+
+def test_the_demo_regional_ends_with_a_top_8_played_to_a_champion(db):
+    from tournaments import playoff_selectors
+
+    call_command("demo", "--no-serve")
+    regional = Tournament.objects.get(slug="demo-regional")
+    assert (
+        list(regional.rounds.values_list("playoff", "best_of"))
+        == [(False, None)] * 4 + [(True, 3)] * 3
+    )
+    bracket = playoff_selectors.playoff_bracket(tournament=regional)
+    assert bracket.size == 8 and bracket.champion_id is not None
+    rows = playoff_selectors.final_standings(tournament=regional)
+    assert rows[0].champion and rows[1].finalist and len(rows) == 24
+    # The Swiss leader's game loss from after round 4 took game 1 of their quarter-final.
+    carried = PenaltyRecord.objects.get(tournament=regional)
+    assert carried.served_game is not None
+    assert carried.served_game.number == 1 and carried.served_game.match.round.number == 5
+    assert carried.registration.playoff_seed.seed == 1

@@ -162,7 +162,12 @@ def test_each_published_round_leaves_a_snapshot_and_the_newest_ones_are_kept(tmp
     ]
     snapshot = sqlite3.connect(data / "backups" / names[2])
     try:
-        assert snapshot.execute("SELECT max(number) FROM tournaments_round").fetchone() == (4,)
+        # The demo's event in progress (its regional, played to the end before it, has 7 rounds).
+        assert snapshot.execute(
+            "SELECT max(number) FROM tournaments_round JOIN tournaments_tournament"
+            " ON tournaments_round.tournament_id = tournaments_tournament.id"
+            " WHERE tournaments_tournament.slug = 'demo-cup'"
+        ).fetchone() == (4,)
     finally:
         snapshot.close()
 

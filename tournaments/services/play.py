@@ -33,6 +33,7 @@ from tournaments.models import (
 )
 from tournaments.services.locks import lock_registrations, lock_tournament
 from tournaments.services.pages import mark_public_change
+from tournaments.services.playoff import ensure_swiss_may_go_on, ensure_tiebreak
 from tournaments.services.setup import ensure_not_finished, ensure_round_over
 
 # The longest reason a correction keeps (its form allows as much).
@@ -76,6 +77,7 @@ def pair_round(
                     _("%(player)s has dropped from the tournament and cannot be paired.")
                     % {"player": registration.player.name},
                 )
+        ensure_swiss_may_go_on(tournament)
         ensure_round_over(tournament)
         number = (tournament.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
         new_round = Round.objects.create(tournament=tournament, number=number)
@@ -146,13 +148,37 @@ def record_game(*, match: Match, winner: Registration | None) -> Game:
         return game
 
 
-def finish_match(*, match: Match) -> Match:
-    """Time is called: the match ends with the games recorded so far."""
+def finish_match(
+    *, match: Match, winner: Registration | None = None, decided_how: str = ""
+) -> Match:
+    """Time is called: the match ends with the games recorded so far. A playoff match whose
+    games are level needs its winner and how it was decided (issue 32)."""
     with transaction.atomic():
         match = _lock_match(match)
         _ensure_playable(match)
+        tiebreak = _playoff_tiebreak(match, match.is_level, winner, decided_how)
         end_match(match=match, reason=MatchEnd.TIME_CALLED)
+        _keep_tiebreak(match, tiebreak)
         return match
+
+
+def _playoff_tiebreak(
+    match: Match, level: bool, winner: Registration | None, decided_how: str
+) -> tuple[int, str] | None:
+    """A playoff match that would end with the games level: its named winner, checked (a draw
+    is refused); None for any other match."""
+    if not match.round.playoff or not level:
+        return None
+    return ensure_tiebreak(match, winner, decided_how)
+
+
+def _keep_tiebreak(match: Match, tiebreak: tuple[int, str] | None) -> None:
+    """Record the named winner, unless a penalty decided the match meanwhile (served as it
+    ended): then the penalty's loss stands and the named winner is not needed."""
+    if tiebreak is None or not match.is_level:
+        return
+    match.decided_winner_id, match.decided_how = tiebreak
+    match.save(update_fields=["decided_winner", "decided_how"])
 
 
 def add_game(*, match: Match, winner: Registration | None, decided_by_penalty: bool) -> Game:
@@ -194,22 +220,28 @@ def save_served_matches(*, matches: list[Match], games: list[Game]) -> None:
 
 def decided_end(match: Match) -> str | None:
     """Why the games recorded so far end the match, or None while it goes on (rules.md §6)."""
-    tournament = match.round.tournament
     return match.decided_by_games(
         games_played=match.games.count(),
-        best_of=tournament.best_of,
-        wins_needed=tournament.wins_needed,
+        best_of=match.round.games_best_of,
+        wins_needed=match.round.wins_needed,
     )
 
 
 def ensure_possible_result(
-    tournament: Tournament, player1_wins: int, player2_wins: int, draws: int
+    tournament: Tournament,
+    player1_wins: int,
+    player2_wins: int,
+    draws: int,
+    *,
+    best_of: int | None = None,
 ) -> None:
     """A result a best of N can end with (rules.md §9): no negative games, nobody above the wins
-    needed, not both players at them, and no more games than the match has."""
+    needed, not both players at them, and no more games than the match has. ``best_of``: the
+    match's round's own (a playoff round's), else the tournament's."""
     if min(player1_wins, player2_wins, draws) < 0:
         raise DomainError("bad_result", _("Games cannot be negative."))
-    wins_needed = tournament.wins_needed
+    best_of = best_of or tournament.best_of
+    wins_needed = best_of // 2 + 1
     if max(player1_wins, player2_wins) > wins_needed:
         raise DomainError(
             "too_many_wins",
@@ -230,10 +262,10 @@ def ensure_possible_result(
             )
             % {"wins": wins_needed},
         )
-    if player1_wins + player2_wins + draws > tournament.best_of:
+    if player1_wins + player2_wins + draws > best_of:
         raise DomainError(
             "too_many_games",
-            _("A match has at most %(count)s games.") % {"count": tournament.best_of},
+            _("A match has at most %(count)s games.") % {"count": best_of},
         )
 
 
@@ -242,7 +274,7 @@ def end_match_by_penalty(*, match: Match, losers: set[int]) -> None:
 
     Called by the penalty rules, which apply the end of the match themselves (``close_match``).
     """
-    match.score_penalty_loss(losers, match.round.tournament.wins_needed)
+    match.score_penalty_loss(losers, match.round.wins_needed)
     match.save(
         update_fields=[
             "player1_lost_by_penalty",
@@ -270,18 +302,27 @@ def close_match(*, match: Match, reason: str) -> None:
     mark_public_change(tournament_id=match.round.tournament_id)
 
 
-def enter_result(*, match: Match, player1_wins: int, player2_wins: int, draws: int = 0) -> Match:
+def enter_result(
+    *,
+    match: Match,
+    player1_wins: int,
+    player2_wins: int,
+    draws: int = 0,
+    winner: Registration | None = None,
+    decided_how: str = "",
+) -> Match:
     """Record a whole match result at once; the match ends with it.
 
     Games already recorded (by play or by penalty) are kept: the result must include them, and it
     must fit the best-of rule. The missing games are added, then the match ends, so stacking runs.
+    A playoff match with the games level needs ``winner`` and ``decided_how`` (issue 32).
     """
     with transaction.atomic():
         match = _lock_match(match)
         _ensure_playable(match)
         tournament = match.round.tournament
         wanted = (player1_wins, player2_wins, draws)
-        ensure_possible_result(tournament, *wanted)
+        ensure_possible_result(tournament, *wanted, best_of=match.round.games_best_of)
         have = (match.player1_wins, match.player2_wins, match.draws)
         if any(new < old for new, old in zip(wanted, have, strict=True)):
             raise DomainError(
@@ -292,6 +333,7 @@ def enter_result(*, match: Match, player1_wins: int, player2_wins: int, draws: i
                 )
                 % {"first": have[0], "second": have[1], "draws": have[2]},
             )
+        tiebreak = _playoff_tiebreak(match, player1_wins == player2_wins, winner, decided_how)
         if lifecycle.policy().has_waiting_game_loss(match):
             raise DomainError(
                 "enter_games_one_by_one",
@@ -308,6 +350,7 @@ def enter_result(*, match: Match, player1_wins: int, player2_wins: int, draws: i
         for winner in additions:
             add_game(match=match, winner=winner, decided_by_penalty=False)
         end_match(match=match, reason=decided_end(match) or MatchEnd.TIME_CALLED)
+        _keep_tiebreak(match, tiebreak)
         return match
 
 
@@ -348,7 +391,9 @@ def correct_result(
                 % {"count": CORRECTION_REASON_MAX_LENGTH},
             ),
         )
-        ensure_possible_result(tournament, player1_wins, player2_wins, draws)
+        ensure_possible_result(
+            tournament, player1_wins, player2_wins, draws, best_of=match.round.games_best_of
+        )
         # A loss a penalty in force decides is not the result's to change (rules.md §4): such a
         # correction is refused and names the penalty; a loss whose penalty was revoked or
         # lowered meanwhile is the correction's to lift.
@@ -497,4 +542,5 @@ def publish_draft(*, tournament: Tournament) -> Round:
 
 def _ensure_next_round_possible(tournament: Tournament) -> None:
     ensure_not_finished(tournament)
+    ensure_swiss_may_go_on(tournament)
     ensure_round_over(tournament)

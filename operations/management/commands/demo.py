@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from decks.demo import load_demo_decks
 from floor.demo import load_floor_demo
-from judging.demo import DEMO_PASSWORD, DEMO_USERS, load_demo
+from judging.demo import DEMO_PASSWORD, DEMO_USERS, load_demo, load_playoff_demo
 from operations import network
 from operations.serving import (
     DataFolderInUse,
@@ -34,6 +34,9 @@ class Command(BaseCommand):
     ) -> None:
         with _console_quiet():
             call_command("migrate", interactive=False, verbosity=0)
+            # The regional played to its champion first, so that the event in progress is the
+            # latest one (its rounds the newest snapshots).
+            regional = load_playoff_demo()
             tournament = load_demo()
             load_demo_decks(tournament)
         public = not network.is_loopback(host)
@@ -41,6 +44,7 @@ class Command(BaseCommand):
         if not public or host in network.ALL_INTERFACES:
             urls.insert(0, network.url_for("localhost", port))
         self.stdout.write(f"Demo tournament: {tournament.name}")
+        self.stdout.write(f"Played to its champion (a top 8): {regional.name}")
         self.stdout.write(
             f"Open {' or '.join(urls)} and sign in with one of (password {DEMO_PASSWORD}):"
         )
