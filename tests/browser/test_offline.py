@@ -51,7 +51,8 @@ def ready_offline(page, base_url, desk):
     until(
         page,
         "async (player) => { const cache = await caches.open('desk-pages');"
-        " return (await cache.keys()).some((r) => r.url.endsWith(`/judge/log/?player=${player}`)); }",
+        " return (await cache.keys())"
+        ".some((r) => r.url.endsWith(`/judge/log/?player=${player}`)); }",
         desk.players[-1].pk,
     )
 
@@ -106,9 +107,6 @@ def walk(browser, base_url, desk, cut, restore):
     assert urls == [f"/t/{desk.tournament.slug}/records/{r.pk}/" for r in records]
 
     # Sending again changes nothing: one intention, one record.
-    page.locator("#offline-queue summary").click() if not page.locator(
-        "#offline-list"
-    ).is_visible() else None
     refusal.get_by_role("button", name="Отправить снова").click()
     expect(refusal).to_contain_text("дисквалифицирован")
     assert PenaltyRecord.objects.filter(issued_by=desk.floor).count() == 3
@@ -116,9 +114,6 @@ def walk(browser, base_url, desk, cut, restore):
     expect(page.locator("#record-card")).to_contain_text("Замечание")
     # The refusal is still listed on every page until the judge discards it, with a confirmation.
     expect(page.locator("#offline-count")).to_have_text("не отправлено: 1")
-    page.locator("#offline-queue summary").click() if not page.locator(
-        "#offline-list"
-    ).is_visible() else None
     refusal.get_by_role("button", name="Удалить").click()
     refusal.get_by_role("button", name="Да, удалить").click()
     expect(page.locator("#offline-list li.refused")).to_have_count(0)
@@ -132,9 +127,7 @@ def offline_desk():
     return desk
 
 
-def test_penalties_entered_offline_are_recorded_once_when_the_tablet_is_back(
-    asgi_server, browser
-):
+def test_penalties_entered_offline_are_recorded_once_when_the_tablet_is_back(asgi_server, browser):
     desk = offline_desk()
 
     def cut(context):
