@@ -277,9 +277,6 @@ def _issue(
         if existing.registration_id != registration.pk:
             raise _key_reused()
         return PenaltyOutcome(record=existing, created=False)
-    # A match in progress is in the latest round: the next one waits until every match ends.
-    round_now = match.round if match else tournament_selectors.latest_round(tournament=tournament)
-    _ensure_same_round(registration, round_now, round_seen)
     ruling = _rule(
         registration=registration,
         in_match=match is not None,
@@ -304,6 +301,9 @@ def _issue(
         first = _recent_same(rows, registration=registration, code=infraction.code, judge=issued_by)
         if first is not None:
             raise SecondPenaltyUnconfirmed(first)
+    # A match in progress is in the latest round: the next one waits until every match ends.
+    round_now = match.round if match else tournament_selectors.latest_round(tournament=tournament)
+    _ensure_same_round(registration, round_now, round_seen)
     record = PenaltyRecord.objects.create(
         tournament=tournament,
         registration=registration,

@@ -82,7 +82,8 @@
 
   async function ping() {
     try {
-      await fetch(box.dataset.ping, { cache: "no-store", credentials: "same-origin" });
+      // Any answer will do: the worker's own script, which reads no database.
+      await fetch(box.dataset.worker, { method: "HEAD", cache: "no-store", credentials: "same-origin" });
     } catch {
       lost();
       return;
@@ -298,7 +299,12 @@
   window.addEventListener("offline", lost);
   document.addEventListener("htmx:sseOpen", contact);
   document.addEventListener("htmx:sseMessage", contact);
-  document.addEventListener("htmx:sseError", () => ping());
+  // A stream that was open and broke; not one that never opened (a server without streams).
+  document.addEventListener("htmx:sseError", (event) => {
+    if (event.target && event.target.dataset && event.target.dataset.sseOpened) {
+      ping();
+    }
+  });
   document.addEventListener("htmx:sendError", (event) => {
     lost();
     if (event.detail.target && event.detail.target.id === "penalty-preview") {
