@@ -14,17 +14,22 @@ import uvicorn
 
 
 @contextmanager
-def asgi_server_thread() -> Iterator[tuple[str, int]]:
-    """Yield the base URL and the port; stop the server (and its event streams) on exit."""
+def asgi_server_thread(port: int | None = None) -> Iterator[tuple[str, int]]:
+    """Yield the base URL and the port; stop the server (and its event streams) on exit.
+
+    ``port``: serve on this one, as a server restarted after a stop does (the tablets' offline
+    tests stop the server and start it again where the tablets left it); a free one otherwise.
+    """
     from django.conf import settings
 
     from config.asgi import application
     from judging.live import hub
     from operations.network import proxy_options
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    if port is None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
     server = uvicorn.Server(
         uvicorn.Config(
             application,

@@ -11,6 +11,7 @@ from operations.setup_views import connect_tablets, first_run
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", healthz, name="healthz"),
+    path("sw.js", views.service_worker, name="service_worker"),
     path("setup/", first_run, name="first_run"),
     path("connect/", connect_tablets, name="connect_tablets"),
     path(

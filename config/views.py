@@ -2,8 +2,10 @@
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
 
 from operations.setup_views import is_from_this_machine, needs_set_up
 from tournaments.models import Tournament
@@ -39,3 +41,29 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     # A script tells this refusal from a refused role (also 403) by it (static/js/log_form.js).
     response["X-Desk-Refusal"] = "csrf"
     return response
+
+
+# What a tablet keeps on install, so that a page it kept opens styled and working offline.
+OFFLINE_ASSETS = (
+    "favicon.svg",
+    "css/app.css",
+    "css/floor.css",
+    "js/app.js",
+    "js/floor.js",
+    "js/log_form.js",
+    "js/offline.js",
+    "django_htmx/htmx-2.min.js",
+    "django_htmx/ext/hx-sse-2.min.js",
+)
+
+
+@never_cache
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker (static/js/desk_sw.js with the Workbox runtime), at the root of the
+    site so that its scope is every page; never cached, so a tablet learns a new one at once."""
+    return render(
+        request,
+        "config/service_worker.js",
+        {"assets": [static(asset) for asset in OFFLINE_ASSETS]},
+        content_type="text/javascript; charset=utf-8",
+    )

@@ -31,6 +31,12 @@ class InfractionForm(forms.Form):
     # Sent only by the button of the explicit confirmation (``second_penalty_unconfirmed``): the
     # judge saw their first record of this infraction and means a second one.
     confirm_second = forms.BooleanField(required=False)
+    # Filled by the tablet's script (static/js/log_form.js) when the judge submits: its clock then
+    # (and again when a penalty kept offline is sent, static/js/desk_sw.js), and the round the
+    # page showed (0: none yet). Without the script the record is entered when it is issued.
+    entered_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
+    sent_at = forms.DateTimeField(required=False, widget=forms.HiddenInput)
+    round_seen = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}

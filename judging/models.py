@@ -8,6 +8,8 @@ amendment and revocation is a new ``PenaltyChange`` row, and the record's ``rank
 columns only mirror the latest change so that lists can be read without replaying history.
 """
 
+import datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -20,6 +22,11 @@ from judging.penalties import AppliesTo, Because, Moment, Rank, RecordStatus
 from judging.record_state import RecordState, state_of
 from players.models import MembershipSuspension
 from tournaments.models import Game, Level, Match, Registration, Round, Tournament
+
+# A tablet's clock further than this from the server's is flagged on the records it sends.
+CLOCK_SKEW_FLAGGED = datetime.timedelta(minutes=2)
+# A record that reached the server this long after the judge entered it was kept on the tablet.
+ENTERED_LATE = datetime.timedelta(minutes=1)
 
 
 class GuidelineEdition(models.Model):
@@ -207,6 +214,13 @@ class PenaltyRecord(models.Model):
     # A judge asked the head judge to revoke this record (the floor judge's "undo").
     revocation_requested = models.BooleanField(default=False)
     client_key = models.UUIDField(null=True, blank=True)
+    # The moment the judge entered the penalty on the tablet, by the server's clock: the tablet's
+    # own moment moved by ``tablet_clock_skew``, the difference between the server's clock and the
+    # tablet's measured when it was sent (a penalty kept on a tablet offline is sent later). Null
+    # for a record made without the tablet's script (it was entered when it was issued).
+    entered_at = models.DateTimeField(_("entered at"), null=True, blank=True)
+    # Seconds: the server's clock minus the tablet's, when the penalty was sent.
+    tablet_clock_skew = models.IntegerField(null=True, blank=True)
 
     objects = PenaltyRecordQuerySet.as_manager()
 
@@ -259,6 +273,32 @@ class PenaltyRecord(models.Model):
     @property
     def is_in_force(self) -> bool:
         return self.status == RecordStatus.IN_FORCE
+
+    @property
+    def tablet_clock_was_off(self) -> bool:
+        """The tablet's clock differed from the server's by more than ``CLOCK_SKEW_FLAGGED``
+        when the penalty was sent: its moment of entry was moved to the server's clock, and the
+        card says so rather than using either silently."""
+        return self.tablet_clock_skew is not None and abs(self.tablet_clock_skew) > int(
+            CLOCK_SKEW_FLAGGED.total_seconds()
+        )
+
+    @property
+    def tablet_clock_skew_minutes(self) -> int:
+        """How far the tablet's clock was off, in whole minutes (rounded)."""
+        return round(abs(self.tablet_clock_skew or 0) / 60)
+
+    @property
+    def entered_on_tablet_at(self) -> datetime.datetime | None:
+        """The moment of entry as the tablet's own clock read it."""
+        if self.entered_at is None or self.tablet_clock_skew is None:
+            return None
+        return self.entered_at - datetime.timedelta(seconds=self.tablet_clock_skew)
+
+    @property
+    def entered_before_sent(self) -> bool:
+        """Entered on the tablet a while before it reached the server (kept offline)."""
+        return self.entered_at is not None and self.issued_at - self.entered_at > ENTERED_LATE
 
     @property
     def is_awaiting_head_judge(self) -> bool:

@@ -4,11 +4,11 @@ Views stay thin: the services rule and write; the selectors read.
 """
 
 import uuid
-from typing import cast
+from typing import Any, cast
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -30,7 +30,7 @@ from judging.models import Infraction, PenaltyRecord
 from judging.penalties import Moment
 from tournaments import selectors as tournament_selectors
 from tournaments.access import JUDGES, Access, staff_view
-from tournaments.models import Registration
+from tournaments.models import Match, Registration
 
 MINE_PAGE_SIZE = 50
 
@@ -102,6 +102,9 @@ def log_infraction(request: DeskRequest, access: Access) -> HttpResponse:
         "client_key": uuid.uuid4(),
         "moment": moment,
         "note": prefill["note"],
+        # The round as this page shows it: a penalty kept offline and sent in the next round is
+        # refused rather than recorded in a match it was not about.
+        "round_seen": _round_now(access, match if in_match else None),
     }
     context = _log_context(request, access, registration, InfractionForm(initial=initial), glance)
     # A link that fills the form (a finding, a judge call) says what the judge means now: the
@@ -133,6 +136,14 @@ def log_infraction(request: DeskRequest, access: Access) -> HttpResponse:
             % {"code": prefill["infraction"]},
         )
     return render(request, "judging/infraction_log.html", context)
+
+
+def _round_now(access: Access, match: Match | None) -> int:
+    """The round a penalty issued now falls in (as ``issue_penalty`` reads it), 0 before any."""
+    if match is not None:
+        return match.round_id
+    latest = tournament_selectors.latest_round(tournament=access.tournament)
+    return latest.pk if latest else 0
 
 
 def _prefilled_infraction(
@@ -221,6 +232,7 @@ def issue(request: DeskRequest, access: Access) -> HttpResponse:
             client_key=form.cleaned_data["client_key"],
             confirm_second=form.cleaned_data["confirm_second"],
             issuer_roles=access.roles,
+            **_tablet_reading(form),
         )
     except services.SecondPenaltyUnconfirmed as second:
         # Not a line in the preview: the form again, stopped, naming the first record, with a
@@ -239,6 +251,57 @@ def issue(request: DeskRequest, access: Access) -> HttpResponse:
     if not outcome.created:
         messages.info(request, _("This infraction was already recorded; here it is."))
     return redirect("judging:record", slug=access.tournament.slug, record_id=outcome.record.pk)
+
+
+def _tablet_reading(form: InfractionForm) -> dict[str, Any]:
+    """What the tablet's script adds to the form: its clock when the penalty was entered and
+    sent, and the round its page showed."""
+    return {
+        "entered_at": form.cleaned_data["entered_at"],
+        "sent_at": form.cleaned_data["sent_at"],
+        "round_seen": form.cleaned_data["round_seen"],
+    }
+
+
+@require_POST
+@staff_view(*JUDGES)
+def issue_queued(request: DeskRequest, access: Access) -> HttpResponse:
+    """A penalty the tablet kept while the server could not be reached, sent by its service
+    worker (static/js/desk_sw.js) with the form's one-time key: JSON, so the worker can tell a
+    record (made now or by an earlier try) from a refusal that the judge must see."""
+    form = InfractionForm(request.POST)
+    if not form.is_valid():
+        return _refused("bad_form", form_message(form), status=400)
+    try:
+        outcome = services.issue_penalty(
+            registration=Registration(pk=form.cleaned_data["player"], tournament=access.tournament),
+            infraction_code=form.cleaned_data["infraction"],
+            moment=form.cleaned_data["moment"],
+            deferred=form.cleaned_data["deferred"],
+            sub_item=form.cleaned_data["sub_item_letter"],
+            note=form.cleaned_data["note"],
+            issued_by=request.user,
+            client_key=form.cleaned_data["client_key"],
+            confirm_second=form.cleaned_data["confirm_second"],
+            issuer_roles=access.roles,
+            **_tablet_reading(form),
+        )
+    except DomainError as error:
+        return _refused(error.code, str(error.message), status=409)
+    record = outcome.record
+    return JsonResponse(
+        {
+            "status": "recorded",
+            "created": outcome.created,
+            "record": record.pk,
+            "url": reverse("judging:record", args=[access.tournament.slug, record.pk]),
+            "clock_off": record.tablet_clock_was_off,
+        }
+    )
+
+
+def _refused(code: str, message: str, *, status: int) -> JsonResponse:
+    return JsonResponse({"status": "refused", "code": code, "message": message}, status=status)
 
 
 @vary_on_headers("HX-Request")

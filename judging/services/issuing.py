@@ -25,7 +25,7 @@ from judging.services.guards import (
 )
 from judging.services.history import PenaltyOutcome, held_from, held_penalties, log
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Registration, StaffRole
+from tournaments.models import Registration, Round, StaffRole
 
 NEEDS_HEAD_JUDGE = {Rank.DISQUALIFICATION, Rank.DISQUALIFICATION_WITHOUT_PRIZE}
 
@@ -90,6 +90,9 @@ def issue_penalty(
     client_key: uuid.UUID | None = None,
     confirm_second: bool = False,
     issuer_roles: Collection[str] | None = None,
+    entered_at: datetime.datetime | None = None,
+    sent_at: datetime.datetime | None = None,
+    round_seen: int | None = None,
 ) -> PenaltyOutcome:
     """Record an infraction and apply the penalty it becomes.
 
@@ -99,7 +102,14 @@ def issue_penalty(
     unless ``confirm_second`` says the judge saw the first and means a second one.
     ``issuer_roles``: the judge's roles in the tournament as the caller's access check read them
     (``staff_view``); read otherwise.
+
+    ``entered_at`` and ``sent_at`` are the tablet's clock when the judge entered the penalty and
+    when the tablet sent it (later when it was kept offline); the record keeps the moment of entry
+    by the server's clock and the difference of the clocks (``PenaltyRecord.tablet_clock_skew``).
+    ``round_seen`` is the round the tablet showed when the penalty was entered (0: none yet); a
+    penalty entered in another round than the player's now is refused (``round_changed``).
     """
+    clock = _tablet_clock(entered_at, sent_at)
     try:
         with transaction.atomic():
             return _issue(
@@ -113,6 +123,8 @@ def issue_penalty(
                 client_key=client_key,
                 confirm_second=confirm_second,
                 issuer_roles=issuer_roles,
+                clock=clock,
+                round_seen=round_seen,
             )
     except IntegrityError:
         # Two requests with one client key raced past the check on different rows: the first
@@ -170,6 +182,61 @@ def preview_penalty(
     )
 
 
+@dataclass(frozen=True)
+class _TabletClock:
+    entered_at: datetime.datetime
+    sent_at: datetime.datetime
+
+
+def _tablet_clock(
+    entered_at: datetime.datetime | None, sent_at: datetime.datetime | None
+) -> _TabletClock | None:
+    """The tablet's two readings, checked: a penalty is sent after it is entered, on one clock."""
+    if entered_at is None:
+        return None
+    sent = entered_at if sent_at is None else sent_at
+    if sent < entered_at:
+        raise DomainError(
+            "entered_after_sent",
+            _("The tablet says this penalty was sent before it was entered; send it again."),
+        )
+    return _TabletClock(entered_at=entered_at, sent_at=sent)
+
+
+def _entry_moment(clock: _TabletClock | None) -> dict[str, object]:
+    """The record's moment of entry by the server's clock and the clocks' difference, measured
+    now (when the penalty reaches the server), in whole seconds."""
+    if clock is None:
+        return {}
+    skew = round((timezone.now() - clock.sent_at).total_seconds())
+    return {
+        "entered_at": clock.entered_at + datetime.timedelta(seconds=skew),
+        "tablet_clock_skew": skew,
+    }
+
+
+def _ensure_same_round(
+    registration: Registration, round_now: Round | None, round_seen: int | None
+) -> None:
+    """A penalty entered in one round is not recorded in the next: its moment (in a game, between
+    matches) was about a match that is over. ``round_seen`` 0 means that no round had begun."""
+    if round_seen is None or round_seen == (round_now.pk if round_now else 0):
+        return
+    raise DomainError(
+        "round_changed",
+        _(
+            "The round changed since this penalty was entered for %(player)s (now: %(round)s): "
+            "if it still applies, enter it again for the round under way."
+        )
+        % {
+            "player": registration.player.name,
+            "round": _("round %(number)s") % {"number": round_now.number}
+            if round_now
+            else _("no round"),
+        },
+    )
+
+
 def _key_reused() -> DomainError:
     return DomainError("client_key_reused", _("This form was already used for another player."))
 
@@ -192,6 +259,8 @@ def _issue(
     client_key: uuid.UUID | None,
     confirm_second: bool,
     issuer_roles: Collection[str] | None,
+    clock: _TabletClock | None = None,
+    round_seen: int | None = None,
 ) -> PenaltyOutcome:
     registration, match = lock_player(registration)
     tournament = registration.tournament
@@ -232,6 +301,9 @@ def _issue(
         first = _recent_same(rows, registration=registration, code=infraction.code, judge=issued_by)
         if first is not None:
             raise SecondPenaltyUnconfirmed(first)
+    # A match in progress is in the latest round: the next one waits until every match ends.
+    round_now = match.round if match else tournament_selectors.latest_round(tournament=tournament)
+    _ensure_same_round(registration, round_now, round_seen)
     record = PenaltyRecord.objects.create(
         tournament=tournament,
         registration=registration,
@@ -240,8 +312,7 @@ def _issue(
         reason=infraction.code,
         moment=moment,
         deferred=deferred,
-        # A match in progress is in the latest round: the next one waits until every match ends.
-        round=match.round if match else tournament_selectors.latest_round(tournament=tournament),
+        round=round_now,
         issued_in_match=match,
         issued_in_game=match.games_recorded + 1 if match else None,
         issued_by=issued_by,
@@ -255,6 +326,7 @@ def _issue(
         status=RecordStatus.AWAITING_HEAD_JUDGE if needs_head_judge else RecordStatus.IN_FORCE,
         note=note.strip(),
         client_key=client_key,
+        **_entry_moment(clock),
     )
     log(
         record,

@@ -77,10 +77,13 @@
     return Boolean(entry && entry.type === "back_forward");
   }
 
-  // A record card of a key this tab sent: that intention is recorded.
+  // A record card of a key this tab sent, or the judge's page after the service worker kept the
+  // form offline (?kept=<key>, static/js/desk_sw.js): that intention is recorded or on its way.
   function markRecorded() {
-    const shown = document.querySelector("[data-recorded-key]");
-    if (!shown) {
+    const card = document.querySelector("[data-recorded-key]");
+    const kept = new URLSearchParams(window.location.search).get("kept");
+    const key = card ? card.dataset.recordedKey : kept;
+    if (!key) {
       return;
     }
     for (let index = 0; index < sessionStorage.length; index += 1) {
@@ -89,7 +92,7 @@
         continue;
       }
       const state = read(name);
-      if (state && state.key === shown.dataset.recordedKey) {
+      if (state && state.key === key) {
         state.phase = "done";
         write(name, state);
       }
@@ -130,6 +133,9 @@
       }
     }
     if (!state) {
+      // A new intention gets a key made here: the page may be a copy the service worker kept
+      // for offline use, whose key an earlier form of this player already sent.
+      keyInput.value = newKey();
       state = { key: keyInput.value, content: contentOf(form), phase: "editing" };
     }
     write(name, state);
@@ -143,6 +149,10 @@
         // The judge changes a form whose key was sent: that is another intention.
         state.key = newKey();
         keyInput.value = state.key;
+        const entered = form.querySelector("input[name=entered_at]");
+        if (entered) {
+          entered.value = "";
+        }
         state.phase = "editing";
       }
       state.content = content;
@@ -159,6 +169,17 @@
         return;
       }
       sending = true;
+      // The tablet's clock: when the judge entered the penalty (the first send of this form) and
+      // when it is sent; the server checks the one against its own clock by the other.
+      const now = new Date().toISOString();
+      const entered = form.querySelector("input[name=entered_at]");
+      if (entered && !entered.value) {
+        entered.value = now;
+      }
+      const sent = form.querySelector("input[name=sent_at]");
+      if (sent) {
+        sent.value = now;
+      }
       state.content = contentOf(form);
       state.phase = "sent";
       write(name, state);
