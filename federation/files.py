@@ -84,6 +84,12 @@ def _json(content: bytes) -> Any:
         ) from None
     except RecursionError:
         raise DomainError("file_not_json", _("The file nests too deeply to be read.")) from None
+    except ValueError:
+        # Python refuses to read a number of more than 4,300 digits (a guard against slow
+        # conversions); no file the desk exports holds one.
+        raise DomainError(
+            "file_not_json", _("The file holds a number too long to be a desk's file.")
+        ) from None
 
 
 def _checked(document: Any, expected: str) -> dict[str, Any]:

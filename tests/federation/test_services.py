@@ -101,6 +101,7 @@ def test_import_is_idempotent_and_a_conflicting_file_is_refused(event_file):
     [
         ("file_not_json", b'{"format": "berserk-event", ', "Файл — не правильный JSON (строка 1,"),
         ("file_not_json", b"", "Файл пуст."),
+        ("file_not_json", b"[" + b"9" * 4301 + b"]", "В файле число слишком длинное"),
         ("file_not_utf8", '{"format": 1}'.encode("utf-16"), "Файл в кодировке UTF-16"),
         ("file_not_utf8", b"\xff\xfe\xfa garbage \x81", "Файл в кодировке UTF-16"),
         ("file_not_utf8", b"{\x81}", "Файл — не текст в UTF-8"),
