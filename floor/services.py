@@ -400,6 +400,11 @@ def _same_code(given: str, expected: str) -> bool:
     return hmac.compare_digest(given.encode(), expected.encode())
 
 
+def report_refusal(code: str) -> DomainError:
+    """The refusal of a report with this code, in the players' words."""
+    return _report_error(code)
+
+
 def _report_error(code: str) -> DomainError:
     messages = {
         "bad_seat": _("Choose which player you are."),

@@ -43,4 +43,6 @@ urlpatterns = [
     path("p/<str:token>/standings/", public_views.public_standings, name="public-standings"),
     path("p/<str:token>/tables/<int:table>/", public_views.table_page, name="table"),
     path("p/<str:token>/tables/<int:table>/call/", public_views.call_judge, name="call"),
+    path("p/<str:token>/tables/<int:table>/report/", public_views.report, name="report"),
+    path("p/<str:token>/check-in/", public_views.check_in, name="check-in"),
 ]
