@@ -22,6 +22,7 @@ from floor.models import (
     JudgeCall,
     PublicPages,
     ReportEntry,
+    ReportState,
     RoundClock,
     TableReport,
     TimeExtension,
@@ -155,12 +156,17 @@ def table_rows(
 
 
 class TableState:
-    """What the head judge sees of a table at a glance, in the order one state hides another:
-    a call waiting matters most, then a table done, then a deck check not yet recorded, then
-    extra time; every other table is simply playing."""
+    """What the head judge and the scorekeeper see of a table at a glance, in the order one
+    state hides another: players' reports that differ matter most, then a call waiting, then a
+    table done (its result confirmed by both players, or entered by the staff), then a result
+    reported and not yet confirmed, then a deck check not yet recorded, then extra time; every
+    other table is simply playing (no result yet)."""
 
+    DISPUTED = "disputed"
     CALL = "call"
+    CONFIRMED = "confirmed"
     FINISHED = "finished"
+    REPORTED = "reported"
     DECK_CHECK = "deck-check"
     EXTRA_TIME = "extra-time"
     PLAYING = "playing"
@@ -177,13 +183,15 @@ class GlanceTile:
 
 
 def glance(*, round_: Round, rows: list[TableRow]) -> list[GlanceTile]:
-    """Every table of the round with its state (three queries beside the rows: the open calls'
-    tables, the tables picked for a deck check, and the tables already checked)."""
+    """Every table of the round with its state (four queries beside the rows: the open calls'
+    tables, the players' reports, the tables picked for a deck check, and the tables already
+    checked)."""
     calling = set(
         JudgeCall.objects.filter(round=round_)
         .exclude(status=CallStatus.RESOLVED)
         .values_list("match_id", flat=True)
     )
+    reports = report_states(round_=round_)
     picked: set[int] = set()
     for tables in DeckCheckPick.objects.filter(round=round_).values_list("tables", flat=True):
         picked.update(int(table) for table in tables)
@@ -193,10 +201,16 @@ def glance(*, round_: Round, rows: list[TableRow]) -> list[GlanceTile]:
     tiles = []
     for row in rows:
         match = row.match
-        if match.pk in calling:
+        reported = reports.get(match.pk)
+        if reported == ReportState.DISPUTED and not match.has_ended:
+            state = TableState.DISPUTED
+        elif match.pk in calling:
             state = TableState.CALL
         elif match.has_ended:
-            state = TableState.FINISHED
+            confirmed = reported == ReportState.CONFIRMED
+            state = TableState.CONFIRMED if confirmed else TableState.FINISHED
+        elif reported == ReportState.REPORTED:
+            state = TableState.REPORTED
         elif match.table in picked and match.table not in checked:
             state = TableState.DECK_CHECK
         elif row.extra:

@@ -37,6 +37,14 @@ urlpatterns = [
         name="standings-hide",
     ),
     path("t/<slug:slug>/floor/players-link/renew/", views.link_renew, name="link-renew"),
+    path("t/<slug:slug>/floor/check-in/", views.check_in_desk, name="check-in-desk"),
+    path("t/<slug:slug>/floor/check-in/player/", views.check_in_player, name="check-in-player"),
+    path("t/<slug:slug>/floor/check-in/drop/", views.drop_no_shows, name="drop-no-shows"),
+    path(
+        "t/<slug:slug>/floor/check-in/every-round/",
+        views.check_in_every_round,
+        name="check-in-every-round",
+    ),
     # The players' pages: the token is the only key.
     path("p/<str:token>/", public_views.public_home, name="public"),
     path("p/<str:token>/clock/", public_views.public_clock, name="public-clock"),
