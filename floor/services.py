@@ -9,7 +9,7 @@ import datetime
 import hashlib
 import hmac
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -406,29 +406,49 @@ def report_refusal(code: str) -> DomainError:
 
 
 def _report_error(code: str) -> DomainError:
-    messages = {
-        "bad_seat": _("Choose which player you are."),
-        "bad_code": _("This is not your code: type the code printed beside your name on the slip."),
-        "bad_games": _("Choose who won each game you played."),
-        "games_in_order": _("Report the games in the order they were played, without gaps."),
-        "no_games": _("Report at least one game."),
-        "report_too_often": _("Too many reports from this table. Please wait a minute."),
-        "match_ended": _("This match already has its result: nothing to report."),
-        "phone_other_table": _(
-            "This phone has already reported the result of another table this round. Report "
-            "from your own phone, or ask a judge."
+    refusals: dict[str, Callable[[], DomainError]] = {
+        "bad_seat": lambda: DomainError("bad_seat", _("Choose which player you are.")),
+        "bad_code": lambda: DomainError(
+            "bad_code",
+            _("This is not your code: type the code printed beside your name on the slip."),
         ),
-        "report_disputed": _(
-            "Your reports differ: a judge has been called to your table and will enter the result."
+        "bad_games": lambda: DomainError("bad_games", _("Choose who won each game you played.")),
+        "games_in_order": lambda: DomainError(
+            "games_in_order", _("Report the games in the order they were played, without gaps.")
         ),
-        "already_reported": _(
-            "You have already reported this result. Now your opponent confirms it."
+        "no_games": lambda: DomainError("no_games", _("Report at least one game.")),
+        "report_too_often": lambda: DomainError(
+            "report_too_often", _("Too many reports from this table. Please wait a minute.")
         ),
-        "own_report": _("You cannot confirm your own report: your opponent confirms it."),
-        "nothing_to_confirm": _("There is no reported result to confirm yet."),
-        "not_current_round": _("This match is not in the current round."),
+        "match_ended": lambda: DomainError(
+            "match_ended", _("This match already has its result: nothing to report.")
+        ),
+        "phone_other_table": lambda: DomainError(
+            "phone_other_table",
+            _(
+                "This phone has already reported the result of another table this round. Report "
+                "from your own phone, or ask a judge."
+            ),
+        ),
+        "report_disputed": lambda: DomainError(
+            "report_disputed",
+            _(
+                "Your reports differ: a judge has been called to your table and will enter the "
+                "result."
+            ),
+        ),
+        "already_reported": lambda: DomainError(
+            "already_reported",
+            _("You have already reported this result. Now your opponent confirms it."),
+        ),
+        "own_report": lambda: DomainError(
+            "own_report", _("You cannot confirm your own report: your opponent confirms it.")
+        ),
+        "nothing_to_confirm": lambda: DomainError(
+            "nothing_to_confirm", _("There is no reported result to confirm yet.")
+        ),
     }
-    return DomainError(code, messages[code])
+    return refusals[code]()
 
 
 def ensure_possible_report(*, match: Match, games: Sequence[int]) -> None:
@@ -532,9 +552,6 @@ def report_result(
             raise _report_error("bad_code")
         if tournament.is_finished or match.is_bye or match.has_ended:
             raise _report_error("match_ended")
-        latest = latest_round(tournament=tournament)
-        if latest is None or latest.pk != match.round_id:
-            raise _report_error("not_current_round")
         if selectors.phone_reported_elsewhere(match=match, phone=phone):
             raise _report_error("phone_other_table")
         if report is not None and report.is_disputed:
@@ -625,12 +642,18 @@ def _call_for_dispute(match: Match) -> None:
 
 
 def _check_in_refusal(code: str) -> DomainError:
-    messages = {
-        "check_in_closed": _("Check-in is not open now: it is before round 1 only."),
-        "no_such_player": _("No player of this tournament has this name and code."),
-        "not_playing": _("This player is no longer playing in the tournament."),
+    refusals: dict[str, Callable[[], DomainError]] = {
+        "check_in_closed": lambda: DomainError(
+            "check_in_closed", _("Check-in is not open now: it is before round 1 only.")
+        ),
+        "no_such_player": lambda: DomainError(
+            "no_such_player", _("No player of this tournament has this name and code.")
+        ),
+        "not_playing": lambda: DomainError(
+            "not_playing", _("This player is no longer playing in the tournament.")
+        ),
     }
-    return DomainError(code, messages[code])
+    return refusals[code]()
 
 
 def check_in(*, registration: Registration, by: User | None = None, code: str = "") -> CheckIn:

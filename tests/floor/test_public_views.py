@@ -211,7 +211,7 @@ def test_a_refused_report_says_why_in_russian_and_changes_nothing(paired, token)
         1,
         {"action": "report", "seat": "1", "code": "1", "client_key": "x", "game_1": "1"},
     ).content.decode()
-    assert "Обновите страницу" in body
+    assert "Обновите страницу" in body and 'data-code="bad_report_form"' in body
     match = paired.match_of(0)
     body = post_report(
         client,
