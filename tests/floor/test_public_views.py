@@ -281,3 +281,16 @@ def test_the_players_check_in_page(desk):
     from floor.models import CheckIn
 
     assert list(CheckIn.objects.values_list("registration_id", "round_number")) == [(player.pk, 1)]
+
+
+def test_a_deferred_game_loss_is_shown_to_both_players_before_they_report(desk):
+    desk.tournament.level = "professional"
+    desk.tournament.save()
+    desk.pair((0, 1), (2, 3))
+    desk.issue(0, "1.1", deferred=True)  # lands on game 2
+    token = services.ensure_public_pages(tournament=desk.tournament).token
+    for _phone in range(2):
+        page = Client().get(reverse("floor:table", args=[token, 1])).content.decode()
+        assert "Поражение в партии по пенальти приходится на партию этого матча" in page
+        assert "на эту партию приходится поражение в партии по пенальти" in page
+        assert 'name="game_2"' not in page and 'name="game_1"' in page
