@@ -18,11 +18,20 @@ For each database it:
    search their name) at moments spread evenly over ``--seconds``, then poll the clock every
    20 s as the page does (with the entity tag they hold) until the storm ends; the clock is
    started; the judges keep submitting;
-5. throughput: the pairings page and hello-world, each asked by 16 clients at once for 5 s.
+5. the results (issue 35): the last ten minutes of the round (``--report-seconds``, 600), in
+   which ``--reports`` tables (default: every table, 1,000 at 2,000 players) report their own
+   results from the table's page: at moments spread evenly over the window, the first player's
+   phone opens the page and reports 2–1 game by game, then the opponent's phone opens it and
+   confirms with their code (four requests a table, each phone with its own cookies and CSRF
+   token); the judges keep submitting, and their submits in this window are compared with the
+   baseline;
+6. throughput: the pairings page and hello-world, each asked by 16 clients at once for 5 s.
 
 Goals (issue 29): every phone has its pairings within 10 s; clock polls p95 under 1 s; a submit's
 p95 under 250 ms on SQLite and under 150 ms on PostgreSQL; no error and no submit lost; the
-pairings page at 50 % or more of hello-world's throughput; the server's memory bounded.
+pairings page at 50 % or more of hello-world's throughput; the server's memory bounded. Issue 35:
+the judges' submit p95 while the tables report stays within the same goal as in the storm, and
+every table's result is entered.
 """
 
 import argparse
@@ -123,6 +132,32 @@ def prepare(database_url: str, players: int) -> None:
             }
         )
     )
+
+
+def seat_codes(database_url: str, slug: str) -> None:
+    """The published round's tables with both players' codes (as printed on the slips), and
+    nothing else: print them as JSON."""
+    os.environ["DATABASE_URL"] = database_url
+    os.environ["DJANGO_SETTINGS_MODULE"] = "benchmarks.hot_path_settings"
+    import django
+
+    django.setup()
+    from floor import services as floor_services
+    from tournaments.models import Match, Round
+
+    round_ = Round.objects.filter(tournament__slug=slug).order_by("-number").first()
+    tables = [
+        [
+            table,
+            floor_services.seat_code(match_id=pk, seat=1),
+            floor_services.seat_code(match_id=pk, seat=2),
+        ]
+        for pk, table in Match.objects.filter(round=round_, player2__isnull=False)
+        .order_by("table")
+        .values_list("pk", "table")
+    ]
+    ended = Match.objects.filter(round=round_, player2__isnull=False, ended_at__isnull=False)
+    print(json.dumps({"tables": tables, "ended": ended.count()}))
 
 
 def count_records(database_url: str, slug: str) -> None:
@@ -285,6 +320,134 @@ async def phone(
         next_poll += CLOCK_POLL_SECONDS
 
 
+async def request(
+    port: int, method: str, path: str, headers: dict[str, str], body: str = ""
+) -> Response:
+    """One request on its own connection (a phone's); ``body`` is a urlencoded form."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"]
+        lines += [f"{name}: {value}" for name, value in headers.items()]
+        if method == "POST":
+            lines += [
+                "Content-Type: application/x-www-form-urlencoded",
+                f"Content-Length: {len(body.encode())}",
+            ]
+        writer.write(("\r\n".join(lines) + "\r\n\r\n" + body).encode())
+        await writer.drain()
+        raw = await reader.read()
+    finally:
+        writer.close()
+        with contextlib.suppress(OSError):
+            await writer.wait_closed()
+    head, _, answer = raw.partition(b"\r\n\r\n")
+    status_line, *header_lines = head.decode("latin-1").split("\r\n")
+    parsed: dict[str, str] = {}
+    for line in header_lines:
+        name, _, value = line.partition(":")
+        key = name.strip().lower()
+        if key == "set-cookie":
+            parsed[key] = parsed.get(key, "") + "\n" + value.strip()
+        else:
+            parsed[key] = value.strip()
+    return Response(int(status_line.split()[1]), parsed, answer)
+
+
+@dataclass
+class ReportFigures:
+    requests: list[float] = field(default_factory=list)
+    confirmed: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+class TablePhone:
+    """A player's phone at a table: its own cookies (the phone's, the CSRF token's)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.cookies: dict[str, str] = {}
+
+    def _headers(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+        cookie = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+        return {"Accept-Language": "ru", **({"Cookie": cookie} if cookie else {}), **(extra or {})}
+
+    def _keep(self, response: Response) -> None:
+        for line in response.headers.get("set-cookie", "").split("\n"):
+            pair = line.split(";", 1)[0]
+            if "=" in pair:
+                name, value = pair.split("=", 1)
+                self.cookies[name.strip()] = value.strip()
+
+    async def send(self, method: str, path: str, figures: ReportFigures, form: str = "") -> bytes:
+        asked = time.monotonic()
+        headers = self._headers({"HX-Request": "true"} if method == "POST" else None)
+        if method == "POST":
+            form += f"&csrfmiddlewaretoken={self.cookies.get('csrftoken', '')}"
+        response = await request(self.port, method, path, headers, form)
+        figures.requests.append(time.monotonic() - asked)
+        self._keep(response)
+        if response.status != 200:
+            raise OSError(f"{method} {path}: HTTP {response.status}")
+        return response.body
+
+
+async def report_table(
+    port: int, token: str, table: list, start_at: float, figures: ReportFigures
+) -> None:
+    """The first player's phone reports 2–1 game by game; the opponent's confirms it."""
+    number, code1, code2 = table
+    await asyncio.sleep(max(0.0, start_at - time.monotonic()))
+    path = f"/p/{token}/tables/{number}/"
+    try:
+        first, second = TablePhone(port), TablePhone(port)
+        await first.send("GET", path, figures)
+        body = await first.send(
+            "POST",
+            f"{path}report/",
+            figures,
+            f"action=report&seat=1&code={code1}&client_key={uuid.uuid4()}"
+            "&game_1=1&game_2=2&game_3=1",
+        )
+        if b'data-state="reported"' not in body:
+            raise OSError(f"table {number}: the report was not taken")
+        await second.send("GET", path, figures)
+        body = await second.send(
+            "POST",
+            f"{path}report/",
+            figures,
+            f"action=confirm&seat=2&code={code2}&client_key={uuid.uuid4()}",
+        )
+        if b'data-state="ended"' not in body:
+            raise OSError(f"table {number}: the confirmation was not taken")
+        figures.confirmed += 1
+    except OSError as error:
+        figures.errors.append(f"report: {error}")
+
+
+async def reporting(port: int, token: str, tables: list, seconds: float) -> ReportFigures:
+    figures = ReportFigures()
+    started = time.monotonic()
+    await asyncio.gather(
+        *(
+            report_table(port, token, table, started + seconds * n / len(tables), figures)
+            for n, table in enumerate(tables)
+        )
+    )
+    return figures
+
+
+def _run_reporting(port: int, token: str, tables: list, seconds: float) -> ReportFigures:
+    return asyncio.run(reporting(port, token, tables, seconds))
+
+
+def reporting_in_their_own_process(
+    port: int, token: str, tables: list, seconds: float
+) -> ReportFigures:
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        return pool.submit(_run_reporting, port, token, tables, seconds).result()
+
+
 def _plain(response: Response) -> bytes:
     import gzip
 
@@ -389,6 +552,9 @@ class Judges:
                 "infraction": "1.4",
                 "moment": "between_matches",
                 "client_key": str(uuid.uuid4()),
+                # A judge who comes back to a player within minutes means the second penalty
+                # (a run with reports lasts longer than a judge's round of their players).
+                "confirm_second": "on",
             }
             index += 1
             phase = self.phase if index > 2 else "warm-up"
@@ -421,7 +587,13 @@ def percentile(samples: list[float], share: float) -> float:
 
 
 def run(
-    kind: str, players: int, seconds: float, workers: int, phone_count: int
+    kind: str,
+    players: int,
+    seconds: float,
+    workers: int,
+    phone_count: int,
+    reports: int,
+    report_seconds: float,
 ) -> dict[str, float | str]:
     with database(kind) as url, tempfile.TemporaryDirectory() as data_dir:
         env = {
@@ -466,6 +638,14 @@ def run(
                 figures = phones_in_their_own_process(port, event, phone_count, seconds)
                 clock_thread.join()
                 judges.phase = "after"
+            reported = ReportFigures()
+            if reports:
+                codes = _codes(url, event["slug"], env)
+                judges.phase = "reports"
+                reported = reporting_in_their_own_process(
+                    port, event["token"], codes["tables"][:reports], report_seconds
+                )
+                judges.phase = "after"
             judges.stop.set()
             for thread in threads:
                 thread.join(timeout=30)
@@ -486,7 +666,9 @@ def run(
             text=True,
         )
         records = int(counted.stdout.strip().splitlines()[-1])
+        entered = _codes(url, event["slug"], env)["ended"] if reports else 0
     idle, storm = judges.samples.get("idle", []), judges.samples.get("storm", [])
+    during = judges.samples.get("reports", [])
     in_time = sum(1 for seconds_ in figures.pairings if seconds_ <= PHONE_DEADLINE_SECONDS)
     return {
         "phones": phone_count,
@@ -515,7 +697,30 @@ def run(
         "rss_start": rss_start,
         "rss_peak": memory.peak,
         "rss_after": rss_after,
+        "reports": reports,
+        "reports_confirmed": reported.confirmed,
+        "reports_entered": entered,
+        "report_errors": len(reported.errors),
+        "first_report_error": [*reported.errors, ""][0],
+        "report_request_p50": percentile(reported.requests, 0.5) * 1000,
+        "report_request_p95": percentile(reported.requests, 0.95) * 1000,
+        "during_p50": percentile(during, 0.5) * 1000,
+        "during_p95": percentile(during, 0.95) * 1000,
+        "during_submits": len(during),
     }
+
+
+def _codes(url: str, slug: str, env: dict[str, str]) -> dict:
+    listed = subprocess.run(
+        [sys.executable, __file__, "--codes", url, "--slug", slug],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if listed.returncode != 0:
+        raise SystemExit(f"reading the tables' codes failed:\n{listed.stderr[-3000:]}")
+    return json.loads(listed.stdout.strip().splitlines()[-1])
 
 
 def report(kind: str, workers: int, r: dict[str, float | str]) -> None:
@@ -565,6 +770,24 @@ def report(kind: str, workers: int, r: dict[str, float | str]) -> None:
         f"worker memory: {f['rss_start']:.0f} MB at the start, {f['rss_peak']:.0f} MB at the "
         f"storm's peak, {f['rss_after']:.0f} MB after"
     )
+    if f["reports"]:
+        print(
+            f"tables reporting: {f['reports']:.0f}; confirmed {f['reports_confirmed']:.0f}, "
+            f"results entered {f['reports_entered']:.0f}; errors {f['report_errors']:.0f}   "
+            f"goal all and 0: "
+            f"{verdict(f['reports_entered'] >= f['reports'] and f['report_errors'] == 0)}"
+            + (f"   first: {r['first_report_error']}" if r["first_report_error"] else "")
+        )
+        print(
+            f"a phone's request at the table      p50 {f['report_request_p50']:6.1f} ms   "
+            f"p95 {f['report_request_p95']:6.1f} ms"
+        )
+        print(
+            f"judge submit, tables reporting      p50 {f['during_p50']:6.1f} ms   "
+            f"p95 {f['during_p95']:6.1f} ms   (x{f['during_p95'] / f['idle_p95']:.2f} of the "
+            f"baseline; {f['during_submits']:.0f} submits)   goal p95 < {goal_submit:.0f} ms: "
+            f"{verdict(f['during_p95'] < goal_submit)}"
+        )
 
 
 def main() -> None:
@@ -578,10 +801,17 @@ def main() -> None:
         help="phones in the storm (default: one per player; 0: the "
         "publish and the judges alone, to tell the phones' share from the publish's)",
     )
+    parser.add_argument(
+        "--reports",
+        type=int,
+        help="tables that report their own results after the storm (default: every table; 0: none)",
+    )
+    parser.add_argument("--report-seconds", type=float, default=600.0)
     parser.add_argument("--pg-workers", type=int, default=2)
     parser.add_argument("--sqlite-workers", type=int, default=1)
     parser.add_argument("--prepare", metavar="DATABASE_URL", help=argparse.SUPPRESS)
     parser.add_argument("--count", metavar="DATABASE_URL", help=argparse.SUPPRESS)
+    parser.add_argument("--codes", metavar="DATABASE_URL", help=argparse.SUPPRESS)
     parser.add_argument("--slug", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.prepare:
@@ -590,10 +820,23 @@ def main() -> None:
     if options.count:
         count_records(options.count, options.slug)
         return
+    if options.codes:
+        seat_codes(options.codes, options.slug)
+        return
     for kind in options.databases.split(","):
         workers = options.pg_workers if kind == "postgres" else options.sqlite_workers
         phone_count = options.players if options.phones is None else options.phones
-        report(kind, workers, run(kind, options.players, options.seconds, workers, phone_count))
+        reports = options.players // 2 if options.reports is None else options.reports
+        figures = run(
+            kind,
+            options.players,
+            options.seconds,
+            workers,
+            phone_count,
+            reports,
+            options.report_seconds,
+        )
+        report(kind, workers, figures)
 
 
 if __name__ == "__main__":

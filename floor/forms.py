@@ -1,5 +1,7 @@
 """Input shapes of the floor's forms; the rules are the services'."""
 
+from collections.abc import Mapping
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -72,4 +74,58 @@ class ProjectorQuery(forms.Form):
             "min_value": _("A page stays on screen from 3 to 120 seconds."),
             "max_value": _("A page stays on screen from 3 to 120 seconds."),
         },
+    )
+
+
+class ReportForm(forms.Form):
+    """A player's report or confirmation at their table. The games are read by the view from
+    ``game_<n>`` (the winner's seat, 0 a draw, empty: not played) for the games still to be
+    reported; their rules are the service's."""
+
+    action = forms.ChoiceField(choices=[("report", "report"), ("confirm", "confirm")])
+    seat = forms.TypedChoiceField(
+        coerce=int,
+        choices=[("1", "1"), ("2", "2")],
+        error_messages={
+            "required": _("Choose which player you are."),
+            "invalid_choice": _("Choose which player you are."),
+        },
+    )
+    code = forms.CharField(required=False, max_length=20)
+    client_key = forms.UUIDField(
+        error_messages={
+            "required": _("Reload the page and try again."),
+            "invalid": _("Reload the page and try again."),
+        }
+    )
+
+
+def reported_games(data: Mapping[str, object], numbers: list[int]) -> list[int] | str:
+    """The winners of the games ``numbers`` as a list (stopping at the first not played), or
+    the error's code: a value that is no seat, or a game after one not played."""
+    games: list[int] = []
+    gap = False
+    for number in numbers:
+        value = str(data.get(f"game_{number}", "")).strip()
+        if not value:
+            gap = True
+            continue
+        if value not in ("0", "1", "2"):
+            return "bad_games"
+        if gap:
+            return "games_in_order"
+        games.append(int(value))
+    return games
+
+
+class CheckInForm(forms.Form):
+    name = forms.CharField(
+        label=_("Your name"),
+        max_length=200,
+        error_messages={"required": _("Write your name as registered.")},
+    )
+    code = forms.CharField(
+        label=_("Your check-in code"),
+        max_length=20,
+        error_messages={"required": _("Type the code the desk gave you.")},
     )

@@ -6,6 +6,7 @@ is a plain 404. The one thing a player sends to the staff is a judge call.
 """
 
 import re
+import uuid
 from collections.abc import Callable
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
@@ -19,9 +20,10 @@ from core.errors import DomainError
 from core.http import message_refusal
 from core.throttle import players_page
 from floor import public_pages, selectors, services
-from floor.forms import PlayerSearchForm
-from floor.models import PublicPages
+from floor.forms import CheckInForm, PlayerSearchForm, ReportForm, reported_games
+from floor.models import PublicPages, TableReport
 from floor.public_pages import CLOCK_POLL_SECONDS, Prepared, Stamp
+from tournaments.models import Match
 
 # "gzip" among the encodings the client accepts, unless it gave it a quality of zero.
 _GZIP = re.compile(r"(?:^|,)\s*gzip\s*(?:;\s*q\s*=\s*(?!0(?:\.0*)?\s*(?:,|$))[0-9.]+)?\s*(?:,|$)")
@@ -135,6 +137,66 @@ def public_standings(request: HttpRequest, token: str) -> HttpResponseBase:
     return answer(request, page)
 
 
+# The phone's own cookie (a random value, signed) and the seat it has proven at a table.
+PHONE_COOKIE = "desk_phone"
+SEAT_COOKIE = "desk_seat"
+COOKIE_SALT = "floor.table"
+COOKIE_SECONDS = 2 * 24 * 3600
+
+
+def _phone(request: HttpRequest) -> str:
+    value = request.get_signed_cookie(PHONE_COOKIE, default="", salt=COOKIE_SALT)
+    return str(value or "")
+
+
+def _remembered_seat(request: HttpRequest, match_id: int) -> int | None:
+    """The seat this phone proved with its code at this match, if any."""
+    value = str(request.get_signed_cookie(SEAT_COOKIE, default="", salt=COOKIE_SALT) or "")
+    match_part, _sep, seat = value.partition(":")
+    if match_part == str(match_id) and seat in ("1", "2"):
+        return int(seat)
+    return None
+
+
+def _keep_cookie(response: HttpResponse, name: str, value: str) -> None:
+    response.set_signed_cookie(
+        name, value, salt=COOKIE_SALT, max_age=COOKIE_SECONDS, httponly=True, samesite="Lax"
+    )
+
+
+def _report_context(request: HttpRequest, match: Match) -> dict[str, object]:
+    """What the table's players see of the result: the games (a penalty's marked), the report
+    waiting for confirmation, and which seat this phone has proven."""
+    slots = selectors.report_slots(match=match)
+    report: TableReport | None = selectors.table_report(match=match)
+    seat = _remembered_seat(request, match.pk)
+    names = {1: match.player1.player.name, 2: match.player2.player.name if match.player2 else ""}
+    confirming = None
+    if report is not None and report.is_reported:
+        confirming = 3 - report.seat
+    return {
+        "slots": slots,
+        "open_slots": [slot for slot in slots if slot.is_open],
+        "waiting_penalty": [slot for slot in slots if slot.by_penalty and not slot.recorded],
+        "report": report,
+        "reported_names": [names.get(game) for game in report.games] if report else [],
+        "reported_score": _score(report.games) if report else None,
+        "seat": seat,
+        "names": names,
+        "reporter_name": names.get(report.seat) if report else "",
+        "confirming": confirming,
+        "confirming_name": names.get(confirming) if confirming else "",
+        "confirming_remembered": confirming is not None and seat == confirming,
+        "client_key": str(uuid.uuid4()),
+    }
+
+
+def _score(games: list[int]) -> str:
+    return f"{sum(game == 1 for game in games)}–{sum(game == 2 for game in games)}" + (
+        f" ({sum(game == 0 for game in games)})" if 0 in games else ""
+    )
+
+
 def _table_context(pages: PublicPages, table: int) -> dict[str, object]:
     match = selectors.match_at_table(tournament=pages.tournament, table=table)
     if match is None:
@@ -161,9 +223,109 @@ def table_page(request: HttpRequest, token: str, table: int) -> HttpResponse:
     the "Call a judge" button."""
     pages = _pages(token)
     context = _table_context(pages, table)
+    match = context["match"]
+    assert isinstance(match, Match)
     if _htmx(request) and request.GET.get("fragment") == "call-status":
         return render(request, "floor/table.html#call-status", context)
-    return render(request, "floor/table.html", context)
+    context.update(_report_context(request, match))
+    if _htmx(request) and request.GET.get("fragment") == "table-report":
+        return render(request, "floor/table.html#table-report", context)
+    response = render(request, "floor/table.html", context)
+    if not _phone(request):
+        _keep_cookie(response, PHONE_COOKIE, uuid.uuid4().hex)
+    return response
+
+
+@require_POST
+@players_page("players")
+def report(request: HttpRequest, token: str, table: int) -> HttpResponse:
+    """A player reports their table's games, or confirms the opponent's report (issue 35)."""
+    pages = _pages(token)
+    context = _table_context(pages, table)
+    match = context["match"]
+    assert isinstance(match, Match)
+    phone = _phone(request) or uuid.uuid4().hex
+    form = ReportForm(request.POST)
+    proven: int | None = None
+    try:
+        if not form.is_valid():
+            first = str(next(iter(form.errors.values()))[0])
+            raise DomainError("bad_report_form", first)
+        seat = form.cleaned_data["seat"]
+        code = form.cleaned_data["code"]
+        if not code.strip() and _remembered_seat(request, match.pk) == seat:
+            # This phone proved the seat with its code before: the signed cookie stands for it.
+            code = services.seat_code(match_id=match.pk, seat=seat)
+        common = {
+            "match": match,
+            "seat": seat,
+            "code": code,
+            "phone": services.phone_key(phone),
+            "client_key": form.cleaned_data["client_key"],
+        }
+        if form.cleaned_data["action"] == "confirm":
+            services.confirm_result(**common)
+        else:
+            numbers = [slot.number for slot in selectors.report_slots(match=match) if slot.is_open]
+            games = reported_games(request.POST, numbers)
+            if isinstance(games, str):
+                raise services.report_refusal(games)
+            services.report_result(games=games, **common)
+        proven = seat
+    except DomainError as error:
+        if not _htmx(request):
+            message_refusal(request, error)
+            response: HttpResponse = redirect("floor:table", token, table)
+        else:
+            context = {**_table_context(pages, table), "error": error.message}
+            context.update(_report_context(request, match))
+            context["error_code"] = error.code
+            response = render(request, "floor/table.html#table-report", context)
+    else:
+        if _htmx(request):
+            context = _table_context(pages, table)
+            context.update(_report_context(request, match))
+            if proven is not None:
+                context["seat"] = proven
+            response = render(request, "floor/table.html#table-report", context)
+        else:
+            response = redirect("floor:table", token, table)
+    _keep_cookie(response, PHONE_COOKIE, phone)
+    if proven is not None:
+        _keep_cookie(response, SEAT_COOKIE, f"{match.pk}:{proven}")
+    return response
+
+
+@players_page("players")
+def check_in(request: HttpRequest, token: str) -> HttpResponse:
+    """A player checks in for the next round with their name and the code the desk gave them."""
+    pages = _pages(token)
+    tournament = pages.tournament
+    context: dict[str, object] = {
+        "pages": pages,
+        "tournament": tournament,
+        "open": selectors.check_in_open(tournament=tournament, pages=pages),
+        "round_number": selectors.next_round_number(tournament=tournament),
+    }
+    if request.method == "POST":
+        form = CheckInForm(request.POST)
+        if form.is_valid():
+            try:
+                done = services.check_in_by_name(
+                    tournament=tournament,
+                    name=form.cleaned_data["name"],
+                    code=form.cleaned_data["code"],
+                )
+            except DomainError as error:
+                context["error"] = error.message
+                context["error_code"] = error.code
+            else:
+                context["checked_in"] = done
+                form = CheckInForm()
+    else:
+        form = CheckInForm()
+    context["form"] = form
+    return render(request, "floor/check_in.html", context)
 
 
 @require_POST

@@ -13,10 +13,11 @@ from django.utils.translation import gettext_lazy
 
 from core.people import display_name
 from floor import selectors
-from floor.models import JudgeCall, TimeExtension
+from floor.models import JudgeCall, ReportEntry, TimeExtension
 from judging.report import Column, ReportSection, Table
 from judging.report.tables import CellValue
-from tournaments.models import Tournament
+from tournaments.match_history import HistoryLine
+from tournaments.models import Match, Tournament
 
 # The report on screen shows a page of each long list; the printed report shows it whole.
 SCREEN_ROWS = 50
@@ -123,6 +124,78 @@ def calls_table(*, tournament: Tournament) -> Table:
     return Table(title=_("Judge calls"), columns=columns, rows=rows)
 
 
+# The players' own reports of results (issue 35) ------------------------------------------
+
+
+def games_in_words(entry: ReportEntry) -> str:
+    """The reported games as a score and one by one: «2–1 (Анна, Борис, Анна)»."""
+    match = entry.match
+    names = {
+        0: _("draw"),
+        1: match.player1.player.name,
+        2: match.player2.player.name if match.player2 else "",
+    }
+    first = sum(game == 1 for game in entry.games)
+    second = sum(game == 2 for game in entry.games)
+    played = ", ".join(str(names.get(game, "")) for game in entry.games)
+    return f"{first}–{second} ({played})"
+
+
+def player_of(entry: ReportEntry) -> str:
+    match = entry.match
+    player = match.player1 if entry.seat == 1 else match.player2
+    return player.player.name if player is not None else ""
+
+
+@dataclass(frozen=True)
+class Reports:
+    rows: list[ReportEntry]
+    count: int
+
+
+def read_reports(*, tournament: Tournament, whole: bool) -> Reports:
+    rows = selectors.report_for_report(tournament=tournament)
+    return Reports(rows=rows if whole else rows[:SCREEN_ROWS], count=len(rows))
+
+
+def reports_table(*, tournament: Tournament) -> Table:
+    columns = [
+        Column(_("Round"), 7),
+        Column(_("Table"), 7),
+        Column(_("Player"), 28),
+        Column(_("Step"), 22),
+        Column(_("Games"), 30),
+        Column(_("Time"), 17),
+    ]
+    rows: Iterable[list[CellValue]] = (
+        [
+            entry.round.number,
+            entry.match.table,
+            player_of(entry),
+            str(entry.get_action_display()),
+            games_in_words(entry),
+            _local(entry.at),
+        ]
+        for entry in selectors.report_for_report(tournament=tournament)
+    )
+    return Table(title=_("Results reported by players"), columns=columns, rows=rows)
+
+
+def history_lines(match: Match) -> list[HistoryLine]:
+    """The players' steps in reporting this match's result, for its result screen."""
+    return [
+        HistoryLine(
+            at=entry.at,
+            title=_("%(player)s %(step)s")
+            % {"player": player_of(entry), "step": entry.get_action_display()},
+            detail=games_in_words(entry),
+        )
+        for entry in ReportEntry.objects.filter(match=match)
+        .select_related("match__player1__player", "match__player2__player")
+        .order_by("at", "id")
+    ]
+
+
 SECTIONS = [
     ReportSection(
         key="extensions",
@@ -139,5 +212,13 @@ SECTIONS = [
         read=read_calls,
         table=calls_table,
         order=210,
+    ),
+    ReportSection(
+        key="reports",
+        title=gettext_lazy("Results reported by players"),
+        template="floor/report_reports.html",
+        read=read_reports,
+        table=reports_table,
+        order=220,
     ),
 ]

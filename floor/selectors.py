@@ -9,14 +9,27 @@ from django.db.models import (
     F,
     OuterRef,
     Q,
+    QuerySet,
     Sum,
 )
 from django.utils import timezone
 
 from decks.models import DeckCheck, DeckCheckPick
 from floor.clock import Clock, read_clock
-from floor.models import CallStatus, JudgeCall, PublicPages, RoundClock, TimeExtension
-from tournaments.models import Match, Round, Tournament
+from floor.models import (
+    CallStatus,
+    CheckIn,
+    JudgeCall,
+    PublicPages,
+    ReportEntry,
+    ReportState,
+    RoundClock,
+    TableReport,
+    TimeExtension,
+)
+from judging.models import PenaltyRecord
+from judging.penalties import AppliesTo, Moment
+from tournaments.models import Match, Registration, RegistrationStatus, Round, Tournament
 from tournaments.selectors import latest_round
 
 
@@ -143,12 +156,17 @@ def table_rows(
 
 
 class TableState:
-    """What the head judge sees of a table at a glance, in the order one state hides another:
-    a call waiting matters most, then a table done, then a deck check not yet recorded, then
-    extra time; every other table is simply playing."""
+    """What the head judge and the scorekeeper see of a table at a glance, in the order one
+    state hides another: players' reports that differ matter most, then a call waiting, then a
+    table done (its result confirmed by both players, or entered by the staff), then a result
+    reported and not yet confirmed, then a deck check not yet recorded, then extra time; every
+    other table is simply playing (no result yet)."""
 
+    DISPUTED = "disputed"
     CALL = "call"
+    CONFIRMED = "confirmed"
     FINISHED = "finished"
+    REPORTED = "reported"
     DECK_CHECK = "deck-check"
     EXTRA_TIME = "extra-time"
     PLAYING = "playing"
@@ -165,13 +183,15 @@ class GlanceTile:
 
 
 def glance(*, round_: Round, rows: list[TableRow]) -> list[GlanceTile]:
-    """Every table of the round with its state (three queries beside the rows: the open calls'
-    tables, the tables picked for a deck check, and the tables already checked)."""
+    """Every table of the round with its state (four queries beside the rows: the open calls'
+    tables, the players' reports, the tables picked for a deck check, and the tables already
+    checked)."""
     calling = set(
         JudgeCall.objects.filter(round=round_)
         .exclude(status=CallStatus.RESOLVED)
         .values_list("match_id", flat=True)
     )
+    reports = report_states(round_=round_)
     picked: set[int] = set()
     for tables in DeckCheckPick.objects.filter(round=round_).values_list("tables", flat=True):
         picked.update(int(table) for table in tables)
@@ -181,10 +201,16 @@ def glance(*, round_: Round, rows: list[TableRow]) -> list[GlanceTile]:
     tiles = []
     for row in rows:
         match = row.match
-        if match.pk in calling:
+        reported = reports.get(match.pk)
+        if reported == ReportState.DISPUTED and not match.has_ended:
+            state = TableState.DISPUTED
+        elif match.pk in calling:
             state = TableState.CALL
         elif match.has_ended:
-            state = TableState.FINISHED
+            confirmed = reported == ReportState.CONFIRMED
+            state = TableState.CONFIRMED if confirmed else TableState.FINISHED
+        elif reported == ReportState.REPORTED:
+            state = TableState.REPORTED
         elif match.table in picked and match.table not in checked:
             state = TableState.DECK_CHECK
         elif row.extra:
@@ -285,3 +311,150 @@ def report_calls(*, tournament: Tournament) -> list[JudgeCall]:
         .select_related("round", "claimed_by", "resolved_by")
         .order_by("created_at", "id")
     )
+
+
+# The players' own reports of results -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One game of a match as the table's page shows it to its players.
+
+    ``winner``: the seat that won a game already recorded (1 or 2; 0 a draw), or the seat a
+    waiting penalty gives it; None for a game still the players' to report. ``by_penalty``: the
+    game is (or will be) decided by a penalty, so it is not the players' to report."""
+
+    number: int
+    winner: int | None
+    by_penalty: bool
+    recorded: bool
+
+    @property
+    def is_open(self) -> bool:
+        return self.winner is None and not self.by_penalty
+
+
+def _seat_of(match: Match, registration_id: int | None) -> int:
+    if registration_id is None:
+        return 0
+    return 1 if registration_id == match.player1_id else 2
+
+
+def waiting_game_losses(*, match: Match, games_played: int) -> dict[int, set[int]]:
+    """The games a deferred game loss of this match lands on (rules.md §6: issued during game N
+    with "next game", it takes game N + 1 once game N has a result), as game number → the seats
+    that lose it (both: the game is a draw). Each further loss of one player takes the game
+    after."""
+    waiting = (
+        PenaltyRecord.objects.pending_losses()
+        .filter(issued_in_match=match, applies_to=AppliesTo.NEXT_GAME)
+        .exclude(moment=Moment.BETWEEN_MATCHES)
+        .order_by("id")
+        .values_list("registration_id", "issued_in_game")
+    )
+    lands: dict[int, set[int]] = {}
+    taken: dict[int, int] = {}
+    for registration_id, issued_in_game in waiting:
+        seat = _seat_of(match, registration_id)
+        game = max(issued_in_game or 0, games_played, taken.get(seat, 0)) + 1
+        taken[seat] = game
+        lands.setdefault(game, set()).add(seat)
+    return lands
+
+
+def report_slots(*, match: Match) -> list[Slot]:
+    """Every game of the match as the players see it before they report: the games recorded
+    (a penalty's marked), the games a waiting penalty decides, and the games to report."""
+    best_of = match.round.tournament.best_of
+    recorded = list(match.games.order_by("number").values_list("winner_id", "decided_by_penalty"))
+    lands = waiting_game_losses(match=match, games_played=len(recorded))
+    slots = [
+        Slot(number, _seat_of(match, winner), by_penalty, recorded=True)
+        for number, (winner, by_penalty) in enumerate(recorded, start=1)
+    ]
+    for number in range(len(recorded) + 1, best_of + 1):
+        losers = lands.get(number)
+        if losers:
+            winner = 0 if len(losers) == 2 else 3 - next(iter(losers))
+            slots.append(Slot(number, winner, by_penalty=True, recorded=False))
+        else:
+            slots.append(Slot(number, None, by_penalty=False, recorded=False))
+    return slots
+
+
+def table_report(*, match: Match) -> TableReport | None:
+    return TableReport.objects.filter(match=match).first()
+
+
+def report_entries(*, match: Match) -> list[ReportEntry]:
+    return list(ReportEntry.objects.filter(match=match).order_by("at", "id"))
+
+
+def phone_reported_elsewhere(*, match: Match, phone: str) -> bool:
+    """Whether this phone already reported (or confirmed) for another table of the round."""
+    if not phone:
+        return False
+    return (
+        ReportEntry.objects.filter(round_id=match.round_id, phone=phone)
+        .exclude(match=match)
+        .exists()
+    )
+
+
+def report_states(*, round_: Round) -> dict[int, str]:
+    """Each match of the round that players reported on, with its report's state."""
+    return dict(TableReport.objects.filter(round=round_).values_list("match_id", "state"))
+
+
+def report_for_report(*, tournament: Tournament) -> list[ReportEntry]:
+    """Every step of the players' reports, for the judge report."""
+    return list(
+        ReportEntry.objects.filter(round__tournament=tournament)
+        .select_related("round", "match__player1__player", "match__player2__player")
+        .order_by("round__number", "match__table", "at", "id")
+    )
+
+
+# Check-in ----------------------------------------------------------------------------------
+
+
+def next_round_number(*, tournament: Tournament) -> int:
+    latest = latest_round(tournament=tournament)
+    return 1 if latest is None else latest.number + 1
+
+
+def check_in_open(*, tournament: Tournament, pages: PublicPages | None) -> bool:
+    """Players check in before round 1, and before every round where the organiser asks it."""
+    if tournament.is_finished:
+        return False
+    number = next_round_number(tournament=tournament)
+    return number == 1 or bool(pages is not None and pages.check_in_every_round)
+
+
+def checked_in_ids(*, tournament: Tournament, round_number: int) -> set[int]:
+    return set(
+        CheckIn.objects.filter(
+            registration__tournament=tournament, round_number=round_number
+        ).values_list("registration_id", flat=True)
+    )
+
+
+def not_checked_in(*, tournament: Tournament, round_number: int) -> QuerySet[Registration]:
+    """The players still playing who have not checked in for the round, by name."""
+    return (
+        Registration.objects.filter(tournament=tournament, status=RegistrationStatus.PLAYING)
+        .exclude(
+            Exists(CheckIn.objects.filter(registration=OuterRef("pk"), round_number=round_number))
+        )
+        .select_related("player")
+        .order_by("player__name", "pk")
+    )
+
+
+def check_in_counts(*, tournament: Tournament, round_number: int) -> tuple[int, int]:
+    """(checked in, still playing) for the round."""
+    playing = Registration.objects.filter(tournament=tournament, status=RegistrationStatus.PLAYING)
+    checked = playing.filter(
+        Exists(CheckIn.objects.filter(registration=OuterRef("pk"), round_number=round_number))
+    ).count()
+    return checked, playing.count()

@@ -9,6 +9,7 @@ import datetime
 import hashlib
 import hmac
 import uuid
+from collections.abc import Callable, Sequence
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -17,21 +18,38 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
+from core.throttle import Limit, over_limit
 from floor import selectors
 from floor.clock import Clock
 from floor.models import (
+    CallReason,
     CallStatus,
+    CheckIn,
     ExtensionReason,
     JudgeCall,
     PublicPages,
+    ReportAction,
+    ReportEntry,
+    ReportState,
     RoundClock,
+    TableReport,
     TimeExtension,
     new_token,
 )
 from judging import live
-from tournaments.models import Match, Round, StaffRole, Tournament
+from tournaments import lifecycle
+from tournaments.models import Match, Registration, Round, StaffRole, Tournament
 from tournaments.selectors import judge_role, latest_round
-from tournaments.services import forget_public_stamp, mark_public_change
+from tournaments.services import (
+    drop_player,
+    enter_result,
+    finish_match,
+    forget_public_stamp,
+    lock_registrations,
+    mark_public_change,
+    record_game,
+)
+from tournaments.services.setup import ensure_round_over
 
 CLOCK_CHANGED = "clock-changed"
 EXTENSIONS_CHANGED = "extensions-changed"
@@ -336,3 +354,361 @@ def hide_standings(*, tournament: Tournament) -> PublicPages:
         pages.save(update_fields=["standings_through"])
         forget_public_stamp(tournament_id=tournament.pk)
         return pages
+
+
+# The players' own reports of results (issue 35) --------------------------------------------
+#
+# Who is who without accounts: each player of a table has a short code of their own, printed
+# beside their name on the match slip (``seat_code``: a keyed hash of the match and the seat, so
+# nothing is stored and a code from another table or round is worth nothing). Every report,
+# confirmation or dispute names the seat and carries that seat's code; the table's page then
+# remembers the seat on that phone in a signed cookie, so the player types the code once. The
+# opponent confirms on their own phone, or on the same phone with their own code. The phone is
+# told apart by a signed random cookie of its own (``phone``, kept only as a keyed hash): a phone
+# that reported for one table cannot report for another in the same round.
+
+RESULTS_CHANGED = "results-changed"
+# Reports per table a minute (every attempt counts, a wrong code too): a table reports and
+# confirms in two or three taps, and a six-digit code is out of reach of guessing at this rate.
+TABLE_REPORT_LIMIT = Limit(requests=12, seconds=60)
+CODE_DIGITS = 6
+DRAW, FIRST, SECOND = 0, 1, 2
+
+
+def _short_code(purpose: str) -> str:
+    digest = hmac.new(settings.SECRET_KEY.encode(), purpose.encode(), hashlib.sha256).digest()
+    return str(int.from_bytes(digest[:8], "big") % 10**CODE_DIGITS).zfill(CODE_DIGITS)
+
+
+def seat_code(*, match_id: int, seat: int) -> str:
+    """The code of the player in ``seat`` (1 or 2) of the match, printed on the slip."""
+    return _short_code(f"table-seat:{match_id}:{seat}")
+
+
+def check_in_code(*, registration_id: int) -> str:
+    """A player's check-in code, handed out at the desk (the check-in screen lists them)."""
+    return _short_code(f"check-in:{registration_id}")
+
+
+def phone_key(cookie: str) -> str:
+    """The phone's cookie as a keyed hash: enough to tell phones apart, nothing more."""
+    return caller_key(f"phone:{cookie}") if cookie else ""
+
+
+def _same_code(given: str, expected: str) -> bool:
+    given = "".join(given.split())
+    return hmac.compare_digest(given.encode(), expected.encode())
+
+
+def report_refusal(code: str) -> DomainError:
+    """The refusal of a report with this code, in the players' words."""
+    return _report_error(code)
+
+
+def _report_error(code: str) -> DomainError:
+    refusals: dict[str, Callable[[], DomainError]] = {
+        "bad_seat": lambda: DomainError("bad_seat", _("Choose which player you are.")),
+        "bad_code": lambda: DomainError(
+            "bad_code",
+            _("This is not your code: type the code printed beside your name on the slip."),
+        ),
+        "bad_games": lambda: DomainError("bad_games", _("Choose who won each game you played.")),
+        "games_in_order": lambda: DomainError(
+            "games_in_order", _("Report the games in the order they were played, without gaps.")
+        ),
+        "no_games": lambda: DomainError("no_games", _("Report at least one game.")),
+        "report_too_often": lambda: DomainError(
+            "report_too_often", _("Too many reports from this table. Please wait a minute.")
+        ),
+        "match_ended": lambda: DomainError(
+            "match_ended", _("This match already has its result: nothing to report.")
+        ),
+        "phone_other_table": lambda: DomainError(
+            "phone_other_table",
+            _(
+                "This phone has already reported the result of another table this round. Report "
+                "from your own phone, or ask a judge."
+            ),
+        ),
+        "report_disputed": lambda: DomainError(
+            "report_disputed",
+            _(
+                "Your reports differ: a judge has been called to your table and will enter the "
+                "result."
+            ),
+        ),
+        "already_reported": lambda: DomainError(
+            "already_reported",
+            _("You have already reported this result. Now your opponent confirms it."),
+        ),
+        "own_report": lambda: DomainError(
+            "own_report", _("You cannot confirm your own report: your opponent confirms it.")
+        ),
+        "nothing_to_confirm": lambda: DomainError(
+            "nothing_to_confirm", _("There is no reported result to confirm yet.")
+        ),
+    }
+    return refusals[code]()
+
+
+def ensure_possible_report(*, match: Match, games: Sequence[int]) -> None:
+    """The reported games fit the match (rules.md §6, §9): played one after another, with the
+    games a penalty decides where the rules put them, and none after the match has ended.
+    Counted with the engine's own rules (``Match.score_game``, ``Match.decided_by_games``)."""
+    if any(game not in (DRAW, FIRST, SECOND) for game in games):
+        raise _report_error("bad_games")
+    tournament = match.round.tournament
+    slots = selectors.report_slots(match=match)
+    played = sum(slot.recorded for slot in slots)
+    penalties = {
+        slot.number: slot.winner for slot in slots if slot.by_penalty and not slot.recorded
+    }
+    score = Match(
+        player1_id=match.player1_id,
+        player2_id=match.player2_id,
+        player1_wins=match.player1_wins,
+        player2_wins=match.player2_wins,
+        draws=match.draws,
+    )
+    seats = {DRAW: None, FIRST: match.player1_id, SECOND: match.player2_id}
+    pending = list(games)
+    while not score.decided_by_games(
+        games_played=played, best_of=tournament.best_of, wins_needed=tournament.wins_needed
+    ):
+        number = played + 1
+        if number in penalties:
+            score.score_game(seats[penalties[number] or DRAW])
+        elif pending:
+            score.score_game(seats[pending.pop(0)])
+        else:
+            break
+        played += 1
+    if pending:
+        raise DomainError(
+            "games_after_end",
+            _("The match ended with game %(number)s: no game after it is played.")
+            % {"number": played},
+        )
+    if played == 0:
+        raise _report_error("no_games")
+
+
+def _locked_for_report(match: Match) -> Match:
+    """Lock the players, then the match (tournaments.services.locks), and read both fresh."""
+    lock_registrations([pk for pk in (match.player1_id, match.player2_id) if pk])
+    return (
+        Match.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("round__tournament", "player1__player", "player2__player")
+        .get(pk=match.pk)
+    )
+
+
+def _apply_report(match: Match, games: Sequence[int]) -> None:
+    """Enter the confirmed games through the results service the staff use. Without a loss
+    waiting for a later game this is the quick form's ``enter_result``; with one, the games go
+    in one by one (``record_game``) so that the loss lands on its game, and time is called if
+    they leave the match undecided. Stacking at the match's end follows either way."""
+    seats = {DRAW: None, FIRST: match.player1, SECOND: match.player2}
+    if not lifecycle.policy().has_waiting_game_loss(match):
+        first = match.player1_wins + sum(game == FIRST for game in games)
+        second = match.player2_wins + sum(game == SECOND for game in games)
+        draws = match.draws + sum(game == DRAW for game in games)
+        enter_result(match=match, player1_wins=first, player2_wins=second, draws=draws)
+        return
+    for game in games:
+        record_game(match=match, winner=seats[game])
+    match.refresh_from_db()
+    if not match.has_ended:
+        finish_match(match=match)
+
+
+def report_result(
+    *,
+    match: Match,
+    seat: int,
+    code: str,
+    games: Sequence[int],
+    phone: str,
+    client_key: uuid.UUID,
+) -> TableReport:
+    """A player reports the games of their match; the second player's identical report
+    confirms it (the result is entered), a different one disputes it (a judge is called)."""
+    games = list(games)
+    tournament_id = match.round.tournament_id
+    if over_limit(
+        scope="table-report", client=f"{tournament_id}:{match.table}", limit=TABLE_REPORT_LIMIT
+    ):
+        raise _report_error("report_too_often")
+    with transaction.atomic():
+        match = _locked_for_report(match)
+        tournament = match.round.tournament
+        earlier = ReportEntry.objects.filter(match=match, client_key=client_key).first()
+        report = TableReport.objects.select_for_update().filter(match=match).first()
+        if earlier is not None and report is not None:
+            return report  # a double tap or a retry: recorded once
+        if seat not in (FIRST, SECOND):
+            raise _report_error("bad_seat")
+        if not _same_code(code, seat_code(match_id=match.pk, seat=seat)):
+            raise _report_error("bad_code")
+        if tournament.is_finished or match.is_bye or match.has_ended:
+            raise _report_error("match_ended")
+        if selectors.phone_reported_elsewhere(match=match, phone=phone):
+            raise _report_error("phone_other_table")
+        if report is not None and report.is_disputed:
+            raise _report_error("report_disputed")
+        if report is not None and report.seat == seat and report.games == games:
+            raise _report_error("already_reported")
+        ensure_possible_report(match=match, games=games)
+
+        def entry(action: str) -> None:
+            ReportEntry.objects.create(
+                match=match,
+                round_id=match.round_id,
+                seat=seat,
+                action=action,
+                games=games,
+                phone=phone,
+                client_key=client_key,
+            )
+
+        if report is None or report.seat == seat:
+            # The first report, or the same player's own report changed before it is confirmed.
+            report, _created = TableReport.objects.update_or_create(
+                match=match,
+                defaults={
+                    "round_id": match.round_id,
+                    "state": ReportState.REPORTED,
+                    "seat": seat,
+                    "games": games,
+                },
+            )
+            entry(ReportAction.REPORTED)
+        elif report.games == games:
+            report.state = ReportState.CONFIRMED
+            report.save(update_fields=["state", "updated_at"])
+            entry(ReportAction.CONFIRMED)
+            _apply_report(match, games)
+        else:
+            report.state = ReportState.DISPUTED
+            report.other_games = games
+            report.save(update_fields=["state", "other_games", "updated_at"])
+            entry(ReportAction.DISPUTED)
+            _call_for_dispute(match)
+        live.publish_event(tournament_id=tournament.pk, event=RESULTS_CHANGED)
+        return report
+
+
+def confirm_result(
+    *, match: Match, seat: int, code: str, phone: str, client_key: uuid.UUID
+) -> TableReport:
+    """The opponent confirms the result reported at their table: the result is entered."""
+    report = selectors.table_report(match=match)
+    if report is None:
+        raise _report_error("nothing_to_confirm")
+    if report.seat == seat and report.is_reported:
+        if _same_code(code, seat_code(match_id=match.pk, seat=seat)):
+            raise _report_error("own_report")
+        raise _report_error("bad_code")
+    games = report.games
+    return report_result(
+        match=match, seat=seat, code=code, games=games, phone=phone, client_key=client_key
+    )
+
+
+def _call_for_dispute(match: Match) -> None:
+    """The players' reports differ: a judge is called to the table at once (the table's open
+    call, if a player called already, stands and is marked a dispute)."""
+    call = (
+        JudgeCall.objects.select_for_update()
+        .filter(tournament_id=match.round.tournament_id, table=match.table or 0)
+        .exclude(status=CallStatus.RESOLVED)
+        .first()
+    )
+    if call is not None:
+        call.reason = CallReason.DISPUTE
+        call.save(update_fields=["reason"])
+    else:
+        JudgeCall.objects.create(
+            tournament_id=match.round.tournament_id,
+            round_id=match.round_id,
+            match=match,
+            table=match.table or 0,
+            reason=CallReason.DISPUTE,
+        )
+    live.publish_event(tournament_id=match.round.tournament_id, event=CALLS_CHANGED)
+
+
+# Check-in ----------------------------------------------------------------------------------
+
+
+def _check_in_refusal(code: str) -> DomainError:
+    refusals: dict[str, Callable[[], DomainError]] = {
+        "check_in_closed": lambda: DomainError(
+            "check_in_closed", _("Check-in is not open now: it is before round 1 only.")
+        ),
+        "no_such_player": lambda: DomainError(
+            "no_such_player", _("No player of this tournament has this name and code.")
+        ),
+        "not_playing": lambda: DomainError(
+            "not_playing", _("This player is no longer playing in the tournament.")
+        ),
+    }
+    return refusals[code]()
+
+
+def check_in(*, registration: Registration, by: User | None = None, code: str = "") -> CheckIn:
+    """The player is in the hall for the next round: on their phone with their code, or at the
+    desk (``by``). Checking in twice keeps the first."""
+    with transaction.atomic():
+        registration = lock_registrations([registration.pk])[registration.pk]
+        tournament = registration.tournament
+        pages = selectors.public_pages(tournament=tournament)
+        if not selectors.check_in_open(tournament=tournament, pages=pages):
+            raise _check_in_refusal("check_in_closed")
+        if by is None and not _same_code(code, check_in_code(registration_id=registration.pk)):
+            raise _check_in_refusal("no_such_player")
+        if not registration.is_playing:
+            raise _check_in_refusal("not_playing")
+        number = selectors.next_round_number(tournament=tournament)
+        done, _created = CheckIn.objects.get_or_create(
+            registration=registration, round_number=number, defaults={"by": by}
+        )
+        return done
+
+
+def check_in_by_name(*, tournament: Tournament, name: str, code: str) -> CheckIn:
+    """A player checks in on the players' page with their name and their code."""
+    wanted = " ".join(name.split()).casefold().replace("ё", "е")
+    if not wanted or len(wanted) > 200:
+        raise _check_in_refusal("no_such_player")
+    for registration in Registration.objects.filter(tournament=tournament).select_related("player"):
+        folded = " ".join(registration.player.name.split()).casefold().replace("ё", "е")
+        if folded == wanted and _same_code(code, check_in_code(registration_id=registration.pk)):
+            return check_in(registration=registration, code=code)
+    raise _check_in_refusal("no_such_player")
+
+
+def set_check_in_every_round(*, tournament: Tournament, every_round: bool) -> PublicPages:
+    with transaction.atomic():
+        pages, _created = PublicPages.objects.select_for_update().get_or_create(
+            tournament=tournament
+        )
+        pages.check_in_every_round = every_round
+        pages.save(update_fields=["check_in_every_round"])
+        return pages
+
+
+def drop_no_shows(*, tournament: Tournament) -> list[Registration]:
+    """Drop, in one step before pairing, every player still playing who has not checked in for
+    the next round (a tardiness penalty stays the judges' call). Refused while a round is under
+    way or check-in is not open."""
+    with transaction.atomic():
+        ensure_round_over(tournament)
+        pages = selectors.public_pages(tournament=tournament)
+        if not selectors.check_in_open(tournament=tournament, pages=pages):
+            raise _check_in_refusal("check_in_closed")
+        number = selectors.next_round_number(tournament=tournament)
+        missing = list(selectors.not_checked_in(tournament=tournament, round_number=number))
+        if not missing:
+            raise DomainError("no_no_shows", _("Every player still playing has checked in."))
+        return [drop_player(registration=registration) for registration in missing]

@@ -37,6 +37,14 @@ urlpatterns = [
         name="standings-hide",
     ),
     path("t/<slug:slug>/floor/players-link/renew/", views.link_renew, name="link-renew"),
+    path("t/<slug:slug>/floor/check-in/", views.check_in_desk, name="check-in-desk"),
+    path("t/<slug:slug>/floor/check-in/player/", views.check_in_player, name="check-in-player"),
+    path("t/<slug:slug>/floor/check-in/drop/", views.drop_no_shows, name="drop-no-shows"),
+    path(
+        "t/<slug:slug>/floor/check-in/every-round/",
+        views.check_in_every_round,
+        name="check-in-every-round",
+    ),
     # The players' pages: the token is the only key.
     path("p/<str:token>/", public_views.public_home, name="public"),
     path("p/<str:token>/clock/", public_views.public_clock, name="public-clock"),
@@ -44,4 +52,6 @@ urlpatterns = [
     path("p/<str:token>/playoff/", public_views.public_playoff, name="public-playoff"),
     path("p/<str:token>/tables/<int:table>/", public_views.table_page, name="table"),
     path("p/<str:token>/tables/<int:table>/call/", public_views.call_judge, name="call"),
+    path("p/<str:token>/tables/<int:table>/report/", public_views.report, name="report"),
+    path("p/<str:token>/check-in/", public_views.check_in, name="check-in"),
 ]

@@ -6,15 +6,17 @@ from collections.abc import Callable
 from typing import cast
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError
-from core.http import DeskRequest, message_refusal
+from core.http import DeskRequest, answer_done, answer_refused, message_refusal
 from core.inputs import form_message, parse_query
 from floor import qr, selectors, services
 from floor.clock import Clock
@@ -23,7 +25,7 @@ from floor.models import ExtensionReason, JudgeCall
 from judging import live
 from tournaments import playoff_selectors
 from tournaments.access import JUDGES, Access, staff_view
-from tournaments.models import Match, StaffRole
+from tournaments.models import Match, Registration, StaffRole
 from tournaments.selectors import latest_round, standings
 
 ALL_STAFF = (StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE, StaffRole.ORGANISER)
@@ -38,10 +40,13 @@ QUICK_MINUTES = {
 
 # The legend of the round at a glance, in the order a head judge scans it.
 GLANCE_ORDER = (
+    selectors.TableState.DISPUTED,
     selectors.TableState.CALL,
+    selectors.TableState.REPORTED,
     selectors.TableState.DECK_CHECK,
     selectors.TableState.EXTRA_TIME,
     selectors.TableState.PLAYING,
+    selectors.TableState.CONFIRMED,
     selectors.TableState.FINISHED,
 )
 
@@ -383,6 +388,11 @@ def slips(request: DeskRequest, access: Access) -> HttpResponse:
                     reverse("floor:table", args=[pages.token, row.match.table])
                 )
             ),
+            # Each player's own code for reporting the result on the table's page.
+            "seats": [
+                (row.match.player1, services.seat_code(match_id=row.match.pk, seat=1)),
+                (row.match.player2, services.seat_code(match_id=row.match.pk, seat=2)),
+            ],
         }
         for row in rows
         if row.match.table is not None
@@ -447,3 +457,115 @@ def link_renew(request: DeskRequest, access: Access) -> HttpResponse:
         services.renew_public_link,
         _("The players' link is new: print the slips again, the old QR codes no longer work."),
     )
+
+
+# Check-in (issue 35) -----------------------------------------------------------------------
+
+CHECK_IN_PAGE = 50
+
+
+def _check_in_context(request: DeskRequest, access: Access) -> dict[str, object]:
+    tournament = access.tournament
+    pages = services.ensure_public_pages(tournament=tournament)
+    number = selectors.next_round_number(tournament=tournament)
+    query = request.GET.get("q", "").strip()[:100]
+    missing = selectors.not_checked_in(tournament=tournament, round_number=number)
+    if query:
+        missing = missing.filter(player__name__icontains=query)
+    page = Paginator(missing, CHECK_IN_PAGE).get_page(request.GET.get("page"))
+    checked, playing = selectors.check_in_counts(tournament=tournament, round_number=number)
+    return {
+        "access": access,
+        "tournament": tournament,
+        "pages": pages,
+        "round_number": number,
+        "open": selectors.check_in_open(tournament=tournament, pages=pages),
+        "page": page,
+        "rows": [
+            (registration, services.check_in_code(registration_id=registration.pk))
+            for registration in page
+        ],
+        "query": query,
+        "checked": checked,
+        "playing": playing,
+        "missing": playing - checked,
+        "players_url": request.build_absolute_uri(reverse("floor:check-in", args=[pages.token])),
+    }
+
+
+@vary_on_headers("HX-Request")
+@staff_view(*ALL_STAFF)
+def check_in_desk(request: DeskRequest, access: Access) -> HttpResponse:
+    """Who has not checked in for the next round (with the codes the desk hands out), a
+    check-in at the desk, and the organiser's one step that drops the no-shows."""
+    context = _check_in_context(request, access)
+    if request.htmx and request.GET.get("fragment") == "check-in-list":
+        return render(request, "floor/check_in_desk.html#check-in-list", context)
+    return render(request, "floor/check_in_desk.html", context)
+
+
+@require_POST
+@staff_view(*ALL_STAFF)
+def check_in_player(request: DeskRequest, access: Access) -> HttpResponse:
+    wanted = str(request.POST.get("player", ""))
+    registration = (
+        Registration.objects.filter(tournament=access.tournament, pk=int(wanted))
+        .select_related("player")
+        .first()
+        if wanted.isascii() and wanted.isdecimal() and len(wanted) < 12
+        else None
+    )
+    url = reverse("floor:check-in-desk", args=[access.tournament.slug])
+    try:
+        if registration is None:
+            raise DomainError("no_such_player", _("Choose a player of this tournament."))
+        services.check_in(registration=registration, by=request.user)
+    except DomainError as error:
+        return answer_refused(
+            request,
+            error,
+            url,
+            "floor/check_in_desk.html#check-in-list",
+            _check_in_context(request, access),
+        )
+    return answer_done(
+        request,
+        _("%(player)s is checked in.") % {"player": registration.player.name},
+        url,
+        "floor/check_in_desk.html#check-in-list",
+        _check_in_context(request, access),
+    )
+
+
+@require_POST
+@staff_view(StaffRole.ORGANISER)
+def drop_no_shows(request: DeskRequest, access: Access) -> HttpResponse:
+    try:
+        dropped = services.drop_no_shows(tournament=access.tournament)
+    except DomainError as error:
+        message_refusal(request, error)
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "%(count)s player who did not check in has been dropped.",
+                "%(count)s players who did not check in have been dropped.",
+                len(dropped),
+            )
+            % {"count": len(dropped)},
+        )
+    return redirect("floor:check-in-desk", access.tournament.slug)
+
+
+@require_POST
+@staff_view(StaffRole.ORGANISER)
+def check_in_every_round(request: DeskRequest, access: Access) -> HttpResponse:
+    every = request.POST.get("every_round") == "on"
+    services.set_check_in_every_round(tournament=access.tournament, every_round=every)
+    messages.success(
+        request,
+        _("Players check in before every round.")
+        if every
+        else _("Players check in before round 1 only."),
+    )
+    return redirect("floor:check-in-desk", access.tournament.slug)

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from core.errors import DomainError
 from core.http import DeskRequest, answer_done, answer_refused, message_refusal
 from core.inputs import parse_query
-from tournaments import selectors, services
+from tournaments import match_history, selectors, services
 from tournaments.access import CORRECTORS, RESULT_KEEPERS, Access, staff_view
 from tournaments.forms import CorrectionForm, GameForm, ResultForm, StandingsQueryForm, SwapForm
 from tournaments.models import Match, RoundDraft, StaffRole
@@ -244,6 +244,7 @@ def _match_context(access: Access, match: Match, **extra: object) -> dict[str, o
         "match": match,
         "games": games,
         "corrections": list(match.corrections.all()),
+        "history": match_history.lines(match),
         "next_game": len(games) + 1,
         **extra,
     }

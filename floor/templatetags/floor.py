@@ -4,6 +4,7 @@ import uuid
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from floor.models import ReportEntry
 from floor.selectors import TableState
 from judging import live
 
@@ -56,8 +57,11 @@ def streams_available(context: template.Context) -> bool:
 
 
 STATE_LABELS = {
+    TableState.DISPUTED: _("reports differ"),
     TableState.CALL: _("judge called"),
+    TableState.CONFIRMED: _("confirmed by players"),
     TableState.FINISHED: _("finished"),
+    TableState.REPORTED: _("reported, not confirmed"),
     TableState.DECK_CHECK: _("deck check"),
     TableState.EXTRA_TIME: _("extra time"),
     TableState.PLAYING: _("playing"),
@@ -68,3 +72,11 @@ STATE_LABELS = {
 def table_state(state: str) -> str:
     """The words for a table's state on the round at a glance (the colour never says it alone)."""
     return str(STATE_LABELS.get(state, ""))
+
+
+@register.filter
+def report_games(entry: ReportEntry) -> str:
+    """A player's reported games as a score and one by one (the judge report)."""
+    from floor.report import games_in_words
+
+    return games_in_words(entry)

@@ -22,3 +22,16 @@ def test_the_demo_prints_the_players_link_and_publishes_the_standings():
     again = io.StringIO()
     call_command("demo", "--no-serve", stdout=again)
     assert path.group(1) in again.getvalue()
+
+
+def test_the_demo_round_has_half_its_tables_reported_by_the_players():
+    from floor.models import JudgeCall, TableReport
+    from tournaments.models import Match, Round
+
+    call_command("demo", "--no-serve", stdout=io.StringIO())
+    round_ = Round.objects.order_by("-number").first()
+    tables = Match.objects.filter(round=round_, player2__isnull=False).count()
+    reports = list(TableReport.objects.filter(round=round_).values_list("state", flat=True))
+    assert len(reports) == (tables + 1) // 2
+    assert sorted(set(reports)) == ["confirmed", "disputed", "reported"]
+    assert JudgeCall.objects.filter(round=round_, reason="dispute").count() == 1

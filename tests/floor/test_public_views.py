@@ -1,5 +1,7 @@
 """The players' pages: no login, a token in the link, nothing of the staff's."""
 
+import uuid
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -133,3 +135,162 @@ def test_standings_only_once_published(paired, token):
 def test_the_public_clock_fragment(paired, token):
     page = Client().get(reverse("floor:public-clock", args=[token])).content.decode()
     assert 'id="public-clock"' in page and 'data-status="not_started"' in page
+
+
+# The players' own reports of results (issue 35) --------------------------------------------
+
+
+def post_report(client, token, table, data, htmx=True):
+    headers = {"HX-Request": "true"} if htmx else {}
+    return client.post(reverse("floor:report", args=[token, table]), data, headers=headers)
+
+
+def test_the_table_page_offers_the_report_and_sets_the_phones_cookie(paired, token):
+    client = Client()
+    response = client.get(reverse("floor:table", args=[token, 1]))
+    page = response.content.decode()
+    assert 'id="table-report"' in page and "Кто вы?" in page
+    assert page.count('name="game_') == 12  # 3 games × 4 choices
+    assert "desk_phone" in response.cookies
+
+
+def test_two_phones_report_and_confirm(paired, token):
+    match = paired.match_of(0)
+    first, second = Client(), Client()
+    first.get(reverse("floor:table", args=[token, 1]))
+    second.get(reverse("floor:table", args=[token, 1]))
+    code1 = services.seat_code(match_id=match.pk, seat=1)
+    body = post_report(
+        first,
+        token,
+        1,
+        {
+            "action": "report",
+            "seat": "1",
+            "code": code1,
+            "client_key": uuid.uuid4(),
+            "game_1": "1",
+            "game_2": "2",
+            "game_3": "1",
+        },
+    ).content.decode()
+    assert 'data-state="reported"' in body and "сообщает: 2–1" in body
+    # The first phone remembers its seat: it is asked for the opponent's code to confirm here.
+    assert "Код игрока" in body
+    code2 = services.seat_code(match_id=match.pk, seat=2)
+    body = post_report(
+        second,
+        token,
+        1,
+        {"action": "confirm", "seat": "2", "code": code2, "client_key": uuid.uuid4()},
+    ).content.decode()
+    assert 'data-state="ended"' in body and "Результат записан: 2–1" in body
+    match.refresh_from_db()
+    assert (match.player1_wins, match.player2_wins, match.has_ended) == (2, 1, True)
+
+
+def test_a_refused_report_says_why_in_russian_and_changes_nothing(paired, token):
+    client = Client()
+    body = post_report(
+        client,
+        token,
+        1,
+        {
+            "action": "report",
+            "seat": "1",
+            "code": "999999",
+            "client_key": uuid.uuid4(),
+            "game_1": "1",
+            "game_2": "1",
+        },
+    ).content.decode()
+    assert 'data-code="bad_code"' in body and "Это не ваш код" in body
+    body = post_report(
+        client,
+        token,
+        1,
+        {"action": "report", "seat": "1", "code": "1", "client_key": "x", "game_1": "1"},
+    ).content.decode()
+    assert "Обновите страницу" in body and 'data-code="bad_report_form"' in body
+    match = paired.match_of(0)
+    body = post_report(
+        client,
+        token,
+        1,
+        {
+            "action": "report",
+            "seat": "1",
+            "client_key": uuid.uuid4(),
+            "code": services.seat_code(match_id=match.pk, seat=1),
+            "game_1": "",
+            "game_2": "1",
+        },
+    ).content.decode()
+    assert 'data-code="games_in_order"' in body
+    from floor.models import ReportEntry, TableReport
+
+    assert not ReportEntry.objects.exists() and not TableReport.objects.exists()
+
+
+def test_a_report_without_htmx_redirects_with_the_message(paired, token):
+    client = Client()
+    response = post_report(
+        client,
+        token,
+        1,
+        {"action": "confirm", "seat": "2", "code": "1", "client_key": uuid.uuid4()},
+        htmx=False,
+    )
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "Пока нет сообщённого результата" in page
+
+
+def test_a_disputed_table_shows_it_and_the_judge_is_called(paired, token):
+    match = paired.match_of(0)
+    for seat, games in ((1, ["1", "1"]), (2, ["2", "2"])):
+        post_report(
+            Client(),
+            token,
+            1,
+            {
+                "action": "report",
+                "seat": str(seat),
+                "client_key": uuid.uuid4(),
+                "code": services.seat_code(match_id=match.pk, seat=seat),
+                "game_1": games[0],
+                "game_2": games[1],
+            },
+        )
+    page = Client().get(reverse("floor:table", args=[token, 1])).content.decode()
+    assert 'data-state="disputed"' in page
+    assert JudgeCall.objects.get().reason == "dispute"
+
+
+def test_the_players_check_in_page(desk):
+    token = services.ensure_public_pages(tournament=desk.tournament).token
+    client = Client()
+    url = reverse("floor:check-in", args=[token])
+    assert "Я на месте" in client.get(url).content.decode()
+    player = desk.players[0]
+    body = client.post(url, {"name": player.player.name, "code": "000"}).content.decode()
+    assert 'data-code="no_such_player"' in body
+    code = services.check_in_code(registration_id=player.pk)
+    body = client.post(url, {"name": player.player.name, "code": code}).content.decode()
+    assert 'data-state="checked-in"' in body
+    from floor.models import CheckIn
+
+    assert list(CheckIn.objects.values_list("registration_id", "round_number")) == [(player.pk, 1)]
+
+
+def test_a_deferred_game_loss_is_shown_to_both_players_before_they_report(desk):
+    desk.tournament.level = "professional"
+    desk.tournament.save()
+    desk.pair((0, 1), (2, 3))
+    desk.issue(0, "1.1", deferred=True)  # lands on game 2
+    token = services.ensure_public_pages(tournament=desk.tournament).token
+    for _phone in range(2):
+        page = Client().get(reverse("floor:table", args=[token, 1])).content.decode()
+        assert "Поражение в партии по пенальти приходится на партию этого матча" in page
+        assert "на эту партию приходится поражение в партии по пенальти" in page
+        assert 'name="game_2"' not in page and 'name="game_1"' in page

@@ -11,8 +11,19 @@ from django.utils import timezone
 from core.errors import DomainError
 from floor import selectors, services
 from floor.clock import ClockStatus
-from floor.models import CallStatus, ExtensionReason, JudgeCall, PublicPages, RoundClock
+from floor.models import (
+    CallStatus,
+    CheckIn,
+    ExtensionReason,
+    JudgeCall,
+    PublicPages,
+    ReportEntry,
+    RoundClock,
+    TableReport,
+)
 from floor.models import TimeExtension as Extension
+from tournaments import services as tournament_services
+from tournaments.models import Game, Match, Registration
 
 pytestmark = pytest.mark.django_db
 
@@ -287,3 +298,333 @@ def test_standings_are_published_through_the_last_finished_round(paired):
     pages = services.publish_standings(tournament=paired.tournament)
     assert pages.standings_through == 1
     assert services.hide_standings(tournament=paired.tournament).standings_through is None
+
+
+# The players' own reports of results (issue 35) --------------------------------------------
+
+
+def report(match, seat, games, *, phone="phone-a", key=None, code=None):
+    return services.report_result(
+        match=match,
+        seat=seat,
+        code=code if code is not None else services.seat_code(match_id=match.pk, seat=seat),
+        games=games,
+        phone=phone,
+        client_key=key or uuid.uuid4(),
+    )
+
+
+def confirm(match, seat, *, phone="phone-b", key=None, code=None):
+    return services.confirm_result(
+        match=match,
+        seat=seat,
+        code=code if code is not None else services.seat_code(match_id=match.pk, seat=seat),
+        phone=phone,
+        client_key=key or uuid.uuid4(),
+    )
+
+
+def refused_report(error_code, match, seat, games, **kwargs):
+    before = (
+        list(ReportEntry.objects.values_list("id", flat=True)),
+        list(TableReport.objects.values_list("id", "state", "games")),
+        Game.objects.count(),
+        JudgeCall.objects.count(),
+    )
+    with pytest.raises(DomainError) as caught:
+        report(match, seat, games, **kwargs)
+    assert caught.value.code == error_code
+    after = (
+        list(ReportEntry.objects.values_list("id", flat=True)),
+        list(TableReport.objects.values_list("id", "state", "games")),
+        Game.objects.count(),
+        JudgeCall.objects.count(),
+    )
+    assert after == before
+    return caught.value
+
+
+def test_a_seat_code_is_six_digits_of_its_own():
+    codes = {services.seat_code(match_id=m, seat=s) for m in (1, 2) for s in (1, 2)}
+    assert len(codes) == 4 and all(len(c) == 6 and c.isdigit() for c in codes)
+
+
+def test_a_report_confirmed_by_the_opponent_is_the_result_with_stacking(paired):
+    match = paired.match_of(0)
+    first = report(match, 1, [1, 2, 1])
+    assert (first.state, first.seat, first.games) == ("reported", 1, [1, 2, 1])
+    match.refresh_from_db()
+    assert not match.has_ended
+    done = confirm(match, 2)
+    assert done.state == "confirmed"
+    match.refresh_from_db()
+    assert (match.player1_wins, match.player2_wins, match.draws, match.end_reason) == (
+        2,
+        1,
+        0,
+        "wins_needed",
+    )
+    assert list(ReportEntry.objects.filter(match=match).values_list("seat", "action")) == [
+        (1, "reported"),
+        (2, "confirmed"),
+    ]
+
+
+def test_an_identical_report_of_the_opponent_confirms_too(paired):
+    match = paired.match_of(0)
+    report(match, 2, [2, 2])
+    report(match, 1, [2, 2], phone="phone-b")
+    match.refresh_from_db()
+    assert (match.player1_wins, match.player2_wins, match.has_ended) == (0, 2, True)
+    assert TableReport.objects.get(match=match).state == "confirmed"
+
+
+def test_a_different_report_is_a_dispute_that_calls_a_judge_and_waits(paired):
+    match = paired.match_of(0)
+    report(match, 1, [1, 1])
+    disputed = report(match, 2, [2, 2], phone="phone-b")
+    assert (disputed.state, disputed.games, disputed.other_games) == ("disputed", [1, 1], [2, 2])
+    call = JudgeCall.objects.get()
+    assert (call.table, call.reason, call.status, call.match) == (1, "dispute", "open", match)
+    match.refresh_from_db()
+    assert not match.has_ended and match.games.count() == 0
+    refused_report("report_disputed", match, 1, [2, 2])
+    # The staff enter the result as today; the report then shows the match as done.
+    tournament_services.enter_result(match=match, player1_wins=2, player2_wins=0, draws=0)
+    refused_report("match_ended", match, 1, [1, 1])
+
+
+def test_a_dispute_marks_the_tables_open_call(paired):
+    match = paired.match_of(0)
+    services.call_judge(tournament=paired.tournament, table=1, caller="x")
+    report(match, 1, [1, 1])
+    report(match, 2, [1, 2, 2], phone="phone-b")
+    call = JudgeCall.objects.get()
+    assert call.reason == "dispute"
+
+
+def test_a_player_cannot_confirm_their_own_report(paired):
+    match = paired.match_of(0)
+    report(match, 1, [1, 1])
+    with pytest.raises(DomainError) as caught:
+        confirm(match, 1, phone="phone-a")
+    assert caught.value.code == "own_report"
+    assert (
+        caught.value.message
+        == "Нельзя подтвердить свой собственный результат: его подтверждает соперник."
+    )
+    match.refresh_from_db()
+    assert not match.has_ended
+    assert TableReport.objects.get().state == "reported"
+
+
+def test_nothing_to_confirm(paired):
+    with pytest.raises(DomainError) as caught:
+        confirm(paired.match_of(0), 2)
+    assert caught.value.code == "nothing_to_confirm"
+
+
+def test_a_wrong_code_or_seat_changes_nothing(paired):
+    match = paired.match_of(0)
+    other = paired.match_of(2)
+    error = refused_report("bad_code", match, 1, [1, 1], code="000000x")
+    assert "код" in str(error.message)
+    # The opponent's code, or the same seat's code of another table, is not this player's.
+    refused_report("bad_code", match, 1, [1, 1], code=services.seat_code(match_id=match.pk, seat=2))
+    refused_report("bad_code", match, 1, [1, 1], code=services.seat_code(match_id=other.pk, seat=1))
+    refused_report("bad_seat", match, 3, [1, 1], code="1")
+
+
+def test_repeated_taps_record_once(paired):
+    match = paired.match_of(0)
+    key = uuid.uuid4()
+    first = report(match, 1, [1, 1], key=key)
+    again = report(match, 1, [1, 1], key=key)
+    assert again.pk == first.pk
+    assert ReportEntry.objects.count() == 1
+    # The same report again under a new key (a reload): said so, nothing changed.
+    error = refused_report("already_reported", match, 1, [1, 1])
+    assert "соперник" in str(error.message)
+
+
+def test_a_player_may_change_their_report_before_it_is_confirmed(paired):
+    match = paired.match_of(0)
+    report(match, 1, [1, 1])
+    changed = report(match, 1, [1, 2, 1])
+    assert (changed.state, changed.games) == ("reported", [1, 2, 1])
+    assert ReportEntry.objects.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("games", "code"),
+    [
+        ([1, 1, 2], "games_after_end"),  # 2–0 ends the match: no game 3
+        ([1, 1, 1, 1], "games_after_end"),
+        ([], "no_games"),
+        ([3], "bad_games"),
+    ],
+)
+def test_an_impossible_report_is_refused(paired, games, code):
+    refused_report(code, paired.match_of(0), 1, games)
+
+
+def test_a_report_for_a_finished_match_or_an_old_round(paired):
+    match = paired.match_of(0)
+    tournament_services.enter_result(match=match, player1_wins=2, player2_wins=1, draws=0)
+    error = refused_report("match_ended", match, 1, [1, 1])
+    assert error.message == "У этого матча уже есть результат: сообщать нечего."
+
+
+def test_a_phone_that_reported_for_one_table_cannot_report_for_another(paired):
+    report(paired.match_of(0), 1, [1, 1], phone="same")
+    refused_report("phone_other_table", paired.match_of(2), 1, [1, 1], phone="same")
+    # The opponent confirms on the same phone, with their own code: the same table.
+    confirm(paired.match_of(0), 2, phone="same")
+
+
+def test_reporting_is_limited_per_table(paired, settings):
+    match = paired.match_of(0)
+    for _attempt in range(services.TABLE_REPORT_LIMIT.requests):
+        with pytest.raises(DomainError):
+            report(match, 1, [1, 1], code="bad")
+    refused_report("report_too_often", match, 1, [1, 1])
+    # Another table is not held up.
+    report(paired.match_of(2), 1, [1, 1], phone="phone-c")
+
+
+def test_a_game_decided_by_a_penalty_stands_and_is_not_the_players_to_report(desk):
+    desk.tournament.level = "professional"
+    desk.tournament.save()
+    desk.pair((0, 1), (2, 3))
+    desk.issue(0, "1.1")  # a game loss now: game 1 goes to player 1
+    match = desk.match_of(0)
+    slots = selectors.report_slots(match=match)
+    assert [(s.number, s.winner, s.by_penalty, s.recorded) for s in slots] == [
+        (1, 2, True, True),
+        (2, None, False, False),
+        (3, None, False, False),
+    ]
+    # Game 1 is the penalty's: two more games for player 2 are one too many.
+    refused_report("games_after_end", match, 1, [2, 2])
+    report(match, 1, [1, 2])
+    confirm(match, 2)
+    match.refresh_from_db()
+    assert (match.player1_wins, match.player2_wins, match.has_ended) == (1, 2, True)
+
+
+def test_a_match_lost_by_penalty_is_finished_for_the_report(desk):
+    desk.tournament.level = "professional"
+    desk.tournament.save()
+    desk.pair((0, 1), (2, 3))
+    desk.issue(0, "6.1")  # a disqualification: the match is lost at once
+    lost = Match.objects.get(round__tournament=desk.tournament, table=1)
+    refused_report("match_ended", lost, 2, [2, 2])
+
+
+def test_a_deferred_game_loss_lands_on_its_game_between_the_reported_games(desk):
+    desk.tournament.level = "professional"
+    desk.tournament.save()
+    desk.pair((0, 1), (2, 3))
+    desk.issue(0, "1.1", deferred=True)  # player 0 loses game 2, the game after this one
+    match = desk.match_of(0)
+    slots = selectors.report_slots(match=match)
+    assert [(s.number, s.winner, s.by_penalty) for s in slots] == [
+        (1, None, False),
+        (2, 2, True),
+        (3, None, False),
+    ]
+    # Game 1 to player 0, game 2 is the penalty's (player 1), game 3 to player 0: 2–1.
+    report(match, 1, [1, 1])
+    confirm(match, 2)
+    match.refresh_from_db()
+    games = list(match.games.order_by("number").values_list("winner_id", "decided_by_penalty"))
+    assert games == [
+        (desk.players[0].pk, False),
+        (desk.players[1].pk, True),
+        (desk.players[0].pk, False),
+    ]
+    assert (match.player1_wins, match.player2_wins, match.end_reason) == (2, 1, "wins_needed")
+    # Reporting three played games would put a game after the match's end.
+
+
+def test_with_a_deferred_loss_a_2_0_report_is_impossible(desk):
+    desk.tournament.level = "professional"
+    desk.tournament.save()
+    desk.pair((0, 1), (2, 3))
+    desk.issue(0, "1.1", deferred=True)
+    match = desk.match_of(0)
+    refused_report("games_after_end", match, 2, [2, 2, 2])
+    report(match, 2, [2])  # game 1 to player 1, game 2 by penalty: 0–2
+    confirm(match, 1)
+    match.refresh_from_db()
+    assert (match.player1_wins, match.player2_wins, match.has_ended) == (0, 2, True)
+
+
+def test_a_time_called_report_ends_the_match_undecided(paired):
+    match = paired.match_of(0)
+    report(match, 1, [1, 0])
+    confirm(match, 2)
+    match.refresh_from_db()
+    assert (match.player1_wins, match.player2_wins, match.draws, match.end_reason) == (
+        1,
+        0,
+        1,
+        "time_called",
+    )
+
+
+# Check-in ----------------------------------------------------------------------------------
+
+
+def test_check_in_with_the_code_or_at_the_desk(desk):
+    first, second = desk.players[0], desk.players[1]
+    code = services.check_in_code(registration_id=first.pk)
+    done = services.check_in_by_name(
+        tournament=desk.tournament, name=f"  {first.player.name.upper()} ", code=code
+    )
+    assert (done.registration, done.round_number, done.by) == (first, 1, None)
+    again = services.check_in(registration=first, code=code)
+    assert again.pk == done.pk
+    at_desk = services.check_in(registration=second, by=desk.organiser)
+    assert at_desk.by == desk.organiser
+    assert selectors.check_in_counts(tournament=desk.tournament, round_number=1) == (2, 4)
+
+
+def test_a_wrong_check_in_code_changes_nothing(desk):
+    with pytest.raises(DomainError) as caught:
+        services.check_in_by_name(
+            tournament=desk.tournament, name=desk.players[0].player.name, code="123"
+        )
+    assert caught.value.code == "no_such_player"
+    assert not CheckIn.objects.exists()
+
+
+def test_check_in_is_before_round_1_unless_every_round_is_asked(desk):
+    desk.pair((0, 1), (2, 3))
+    with pytest.raises(DomainError) as caught:
+        services.check_in(registration=desk.players[0], by=desk.organiser)
+    assert caught.value.code == "check_in_closed"
+    services.set_check_in_every_round(tournament=desk.tournament, every_round=True)
+    done = services.check_in(registration=desk.players[0], by=desk.organiser)
+    assert done.round_number == 2
+
+
+def test_the_no_shows_are_dropped_in_one_step(desk):
+    services.check_in(registration=desk.players[0], by=desk.organiser)
+    services.check_in(registration=desk.players[2], by=desk.organiser)
+    dropped = services.drop_no_shows(tournament=desk.tournament)
+    assert sorted(r.pk for r in dropped) == sorted([desk.players[1].pk, desk.players[3].pk])
+    statuses = dict(Registration.objects.values_list("pk", "status"))
+    assert [statuses[r.pk] for r in desk.players] == ["playing", "dropped", "playing", "dropped"]
+    with pytest.raises(DomainError) as caught:
+        services.drop_no_shows(tournament=desk.tournament)
+    assert caught.value.code == "no_no_shows"
+
+
+def test_no_shows_are_not_dropped_while_a_round_is_under_way(desk):
+    desk.pair((0, 1), (2, 3))
+    services.set_check_in_every_round(tournament=desk.tournament, every_round=True)
+    with pytest.raises(DomainError) as caught:
+        services.drop_no_shows(tournament=desk.tournament)
+    assert caught.value.code == "round_in_progress"
+    assert not Registration.objects.filter(status="dropped").exists()

@@ -437,3 +437,99 @@ def test_the_projector_reads_the_same_queries_for_1_and_3_tables(db):
         assert page.count("<tr>") == 2 + 2 * (tables * 2)
         counts.append(len(captured))
     assert counts[0] == counts[1]
+
+
+# The players' reports on the staff's screens, and check-in (issue 35) ----------------------
+
+
+def _report(match, seat, games, phone):
+    return services.report_result(
+        match=match,
+        seat=seat,
+        code=services.seat_code(match_id=match.pk, seat=seat),
+        games=games,
+        phone=phone,
+        client_key=uuid.uuid4(),
+    )
+
+
+def test_the_glance_shows_each_tables_report_state(desk):
+    crowd(desk, 4)
+    from tournaments.models import Registration
+
+    desk.players = list(Registration.objects.filter(tournament=desk.tournament).order_by("pk"))
+    desk.pair((0, 1), (2, 3), (4, 5), (6, 7))
+    _report(desk.match_of(0), 1, [1, 1], "a")  # table 1: reported
+    _report(desk.match_of(2), 1, [1, 1], "b")
+    _report(desk.match_of(2), 2, [2, 2], "c")  # table 2: disputed
+    _report(desk.match_of(4), 1, [1, 1], "d")
+    _report(desk.match_of(4), 2, [1, 1], "e")  # table 3: confirmed; table 4: no result
+    page = signed_in(desk.organiser).get(url("home", desk)).content.decode()
+    states = dict(re.findall(r"<strong>(\d+)</strong>\s*<span>([^<+]+?)\s*</span>", page))
+    assert states == {
+        "1": "сообщён, не подтверждён",
+        "2": "результаты расходятся",
+        "3": "подтверждён игроками",
+        "4": "играют",
+    }
+
+
+def test_the_match_screen_lists_the_reports_and_the_staff_still_correct(desk):
+    desk.pair((0, 1), (2, 3))
+    match = desk.match_of(0)
+    _report(match, 1, [1, 2, 1], "a")
+    _report(match, 2, [1, 2, 1], "b")
+    client = signed_in(desk.head)
+    page = client.get(reverse("tournaments:match", args=[desk.tournament.slug, match.pk]))
+    body = page.content.decode()
+    name1 = desk.players[0].player.name
+    assert f"{name1} сообщает результат" in body and "подтверждает результат" in body
+    assert "2–1 (" in body
+    tournament_services.correct_result(
+        match=match,
+        player1_wins=1,
+        player2_wins=2,
+        draws=0,
+        reason="Ошибка",
+        corrected_by=desk.head,
+    )
+    match.refresh_from_db()
+    assert (match.player1_wins, match.player2_wins) == (1, 2)
+
+
+def test_the_check_in_desk_checks_in_and_drops_the_no_shows(desk):
+    client = signed_in(desk.organiser)
+    page = client.get(url("check-in-desk", desk)).content.decode()
+    assert "Отметились: 0 из 4" in page
+    code = services.check_in_code(registration_id=desk.players[0].pk)
+    assert code in page
+    response = client.post(
+        url("check-in-player", desk),
+        {"player": desk.players[0].pk},
+        headers={"HX-Request": "true"},
+    )
+    assert "Отметились: 1 из 4" in response.content.decode()
+    bad = client.post(
+        url("check-in-player", desk), {"player": "nope"}, headers={"HX-Request": "true"}
+    ).content.decode()
+    assert "Выберите игрока этого турнира." in bad
+    # A floor judge checks in at the desk but does not drop anyone.
+    judge = signed_in(desk.floor)
+    assert judge.post(url("drop-no-shows", desk)).status_code == 403
+    response = client.post(url("drop-no-shows", desk), follow=True)
+    assert "3 игрока, не отметившихся, выбыли из турнира." in response.content.decode()
+    from tournaments.models import Registration
+
+    assert Registration.objects.filter(tournament=desk.tournament, status="playing").count() == 1
+
+
+def test_the_judge_report_lists_the_players_reports(desk):
+    desk.pair((0, 1), (2, 3))
+    _report(desk.match_of(0), 1, [1, 1], "a")
+    page = signed_in(desk.head).get(reverse("judging:report", args=[desk.tournament.slug]))
+    assert "Результаты, сообщённые игроками" in b"".join(page.streaming_content).decode()
+    csv = signed_in(desk.head).get(
+        reverse("judging:report-export", args=[desk.tournament.slug, "reports", "csv"])
+    )
+    body = b"".join(csv.streaming_content).decode("utf-8-sig")
+    assert csv.status_code == 200 and "сообщает результат" in body
