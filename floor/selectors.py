@@ -365,7 +365,7 @@ def waiting_game_losses(*, match: Match, games_played: int) -> dict[int, set[int
 def report_slots(*, match: Match) -> list[Slot]:
     """Every game of the match as the players see it before they report: the games recorded
     (a penalty's marked), the games a waiting penalty decides, and the games to report."""
-    best_of = match.round.tournament.best_of
+    best_of = match.round.games_best_of
     recorded = list(match.games.order_by("number").values_list("winner_id", "decided_by_penalty"))
     lands = waiting_game_losses(match=match, games_played=len(recorded))
     slots = [

@@ -444,6 +444,13 @@ def _report_error(code: str) -> DomainError:
         "own_report": lambda: DomainError(
             "own_report", _("You cannot confirm your own report: your opponent confirms it.")
         ),
+        "playoff_level": lambda: DomainError(
+            "playoff_level",
+            _(
+                "A playoff match needs a winner and your games are level: call a judge, who "
+                "decides it by the event's procedure and enters the result."
+            ),
+        ),
         "nothing_to_confirm": lambda: DomainError(
             "nothing_to_confirm", _("There is no reported result to confirm yet.")
         ),
@@ -457,7 +464,6 @@ def ensure_possible_report(*, match: Match, games: Sequence[int]) -> None:
     Counted with the engine's own rules (``Match.score_game``, ``Match.decided_by_games``)."""
     if any(game not in (DRAW, FIRST, SECOND) for game in games):
         raise _report_error("bad_games")
-    tournament = match.round.tournament
     slots = selectors.report_slots(match=match)
     played = sum(slot.recorded for slot in slots)
     penalties = {
@@ -473,7 +479,9 @@ def ensure_possible_report(*, match: Match, games: Sequence[int]) -> None:
     seats = {DRAW: None, FIRST: match.player1_id, SECOND: match.player2_id}
     pending = list(games)
     while not score.decided_by_games(
-        games_played=played, best_of=tournament.best_of, wins_needed=tournament.wins_needed
+        games_played=played,
+        best_of=match.round.games_best_of,
+        wins_needed=match.round.wins_needed,
     ):
         number = played + 1
         if number in penalties:
@@ -491,6 +499,10 @@ def ensure_possible_report(*, match: Match, games: Sequence[int]) -> None:
         )
     if played == 0:
         raise _report_error("no_games")
+    if match.round.playoff and score.player1_wins == score.player2_wins:
+        # A playoff match always has a winner (issue 32); with the games level, the event's own
+        # procedure decides it, and only the staff record how.
+        raise _report_error("playoff_level")
 
 
 def _locked_for_report(match: Match) -> Match:

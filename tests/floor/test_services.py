@@ -628,3 +628,27 @@ def test_no_shows_are_not_dropped_while_a_round_is_under_way(desk):
         services.drop_no_shows(tournament=desk.tournament)
     assert caught.value.code == "round_in_progress"
     assert not Registration.objects.filter(status="dropped").exists()
+
+
+def test_a_playoff_final_is_reported_to_its_own_best_of_and_level_games_go_to_a_judge(db):
+    from tests.factories import Desk
+    from tests.tournaments.test_playoff_services import by_seed, match_of, play_swiss
+
+    desk = Desk.create(players=4, level="professional")
+    play_swiss(desk, 2)
+    tournament_services.set_playoff(
+        tournament=desk.tournament, size="2", best_of=3, final_best_of=5
+    )
+    tournament_services.publish_cut(tournament=desk.tournament)
+    final = match_of(by_seed(desk)[1])
+    assert final.round.games_best_of == 5
+
+    # Level games cannot end a playoff match from the phones: a judge decides the winner.
+    refused_report("playoff_level", final, 1, [1, 2])
+    # A best of five is not over at 2–0: the third win is still to play.
+    refused_report("games_after_end", final, 1, [1, 1, 1, 1])
+    report(final, 1, [1, 2, 1, 1])
+    confirm(final, 2)
+    final.refresh_from_db()
+    assert (final.player1_wins, final.player2_wins, final.has_ended) == (3, 1, True)
+    assert final.won_by == final.player1_id
