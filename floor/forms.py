@@ -61,7 +61,10 @@ class ProjectorQuery(forms.Form):
 
     fragment = forms.ChoiceField(
         required=False,
-        choices=[(name, name) for name in ("", "projector-clock", "projector-rotation", "projector-bracket")],
+        choices=[
+            (name, name)
+            for name in ("", "projector-clock", "projector-rotation", "projector-bracket")
+        ],
     )
     seconds = forms.IntegerField(
         required=False,
