@@ -6,7 +6,9 @@ answer is what the players' pages already show, by name only: no membership id, 
 or contact. A request names its tournament by slug and opens it with a key: the players' link
 token of that tournament, or an API key its organiser made and has not revoked, in the
 ``X-API-Key`` header or the ``key`` query parameter (a browser overlay cannot set headers).
-Each answer costs the same few queries at 16 players as at 2,000.
+Each answer costs the same few queries at 16 players as at 2,000; the standings come a page at
+a time. A refusal is ``{"code", "detail"}``: a stable code and a message in the request's
+language (Russian by default).
 """
 
 import datetime

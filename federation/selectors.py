@@ -187,9 +187,5 @@ def pairing_lines(*, round_: Round) -> list[ResultLine]:
     ]
 
 
-def rounds_of(*, tournament: Tournament) -> list[Round]:
-    return list(Round.objects.filter(tournament=tournament).order_by("number"))
-
-
 def clock_of(*, tournament: Tournament) -> RoundTime | None:
     return round_time(tournament=tournament)
