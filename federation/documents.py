@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from core.people import display_name
 from federation.models import EventIdentity, SuspensionKey
-from federation.stages import SWISS, stage_of
+from federation.stages import PLAYOFF, stage_of
 from judging.models import (
     InvestigationStatement,
     PenaltyAcknowledgement,
@@ -30,7 +30,15 @@ from judging.models import (
 )
 from judging.penalties import Rank
 from players.models import MembershipSuspension
-from tournaments.models import Game, Match, Registration, ResultCorrection, Round, Tournament
+from tournaments import playoff_selectors
+from tournaments.models import (
+    Game,
+    Match,
+    Registration,
+    ResultCorrection,
+    Round,
+    Tournament,
+)
 from tournaments.selectors import standings
 
 EVENT_FORMAT = "berserk-event"
@@ -73,10 +81,14 @@ def event_document(*, tournament: Tournament, identity: EventIdentity) -> dict[s
         .order_by("player__name", "pk")
     )
     table = standings(tournament=tournament)
-    places = {row.registration.pk: (place, row) for place, row in enumerate(table, start=1)}
+    points = {row.registration.pk: row.standing.points for row in table}
+    places = {row.registration.pk: place for place, row in enumerate(table, start=1)}
+    # With a playoff, the final standings are the playoff's (the champion first).
+    final = playoff_selectors.final_standings(tournament=tournament)
+    if any(row.in_cut for row in final):
+        places = {row.registration.pk: row.place for row in final}
     players = []
     for registration in registrations:
-        place, row = places.get(registration.pk, (None, None))
         players.append(
             {
                 "ref": registration.pk,
@@ -85,8 +97,8 @@ def event_document(*, tournament: Tournament, identity: EventIdentity) -> dict[s
                 "city": registration.player.city,
                 "status": registration.status,
                 "prize_eligible": registration.prize_eligible,
-                "place": place,
-                "points": row.standing.points if row is not None else 0,
+                "place": places.get(registration.pk),
+                "points": points.get(registration.pk, 0),
             }
         )
     rounds = _rounds(tournament)
@@ -102,9 +114,10 @@ def event_document(*, tournament: Tournament, identity: EventIdentity) -> dict[s
         "head_judge_is_official": tournament.head_judge_is_official,
         "players": players,
         "rounds": rounds,
-        # The playoff's bracket, once the desk has one: its rounds are in ``rounds`` with the
-        # stage "playoff"; this names the seeds (docs/federation.md, "The playoff").
-        "playoff": _playoff(rounds),
+        # The playoff: its rounds are in ``rounds`` with the stage "playoff"; this block holds
+        # its setting, the seeds, the named winners of level matches and the final standings
+        # (docs/federation.md, "The playoff").
+        "playoff": _playoff(tournament, rounds, final),
         "penalties": penalties,
     }
     return {
@@ -127,9 +140,60 @@ def counts_of(body: dict[str, Any]) -> dict[str, int]:
     }
 
 
-def _playoff(rounds: list[dict[str, Any]]) -> dict[str, Any] | None:
-    playoff = [round_["number"] for round_ in rounds if round_["stage"] != SWISS]
-    return {"rounds": playoff} if playoff else None
+def _playoff(
+    tournament: Tournament,
+    rounds: list[dict[str, Any]],
+    final: list[playoff_selectors.FinalRow],
+) -> dict[str, Any] | None:
+    """The playoff block: None without a published cut. Every player is named by ``ref``."""
+    cut = [row for row in final if row.in_cut]
+    if not cut:
+        return None
+    numbers = [round_["number"] for round_ in rounds if round_["stage"] == PLAYOFF]
+    decided = (
+        Match.objects.filter(
+            round__tournament=tournament, round__playoff=True, decided_winner__isnull=False
+        )
+        .select_related("round")
+        .order_by("round__number", "table")
+    )
+    return {
+        "rounds": numbers,
+        "setting": tournament.playoff,
+        "size": len(cut),
+        "best_of": tournament.playoff_best_of,
+        "final_best_of": tournament.playoff_final_best_of,
+        "first_player": tournament.playoff_first_player,
+        "seeds": [
+            {"seed": row.seed, "player": row.registration.pk, "swiss_place": row.swiss_position}
+            for row in sorted(cut, key=lambda row: row.seed or 0)
+        ],
+        # A match whose games were level: the winner the event's procedure named, and how.
+        "decided": [
+            {
+                "round": match.round.number,
+                "table": match.table,
+                "winner": match.decided_winner_id,
+                "how": match.decided_how,
+            }
+            for match in decided
+        ],
+        "standings": [
+            {
+                "place": row.place,
+                "player": row.registration.pk,
+                "seed": row.seed,
+                "swiss_place": row.swiss_position,
+                "out_in_round": numbers[row.out_in]
+                if row.out_in is not None and row.out_in < len(numbers)
+                else None,
+                "champion": row.champion,
+                "finalist": row.finalist,
+                "prize_withheld": row.without_prize,
+            }
+            for row in cut
+        ],
+    }
 
 
 def _rounds(tournament: Tournament) -> list[dict[str, Any]]:

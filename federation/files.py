@@ -181,11 +181,14 @@ def read_event_file(content: bytes) -> dict[str, Any]:
         for ref in (match["player1"], match["player2"])
         if ref is not None
     ] + [penalty["player"] for penalty in event["penalties"]]
+    playoff = event["playoff"] or {}
+    named += [row["player"] for part in ("seeds", "standings") for row in playoff.get(part, [])]
+    named += [row["winner"] for row in playoff.get("decided", [])]
     unknown = sorted({ref for ref in named if ref not in known})
     if unknown:
         raise DomainError(
             "file_inconsistent",
-            _("The file's matches or penalties name players it does not list (%(refs)s).")
+            _("The file's matches, penalties or playoff name players it does not list (%(refs)s).")
             % {"refs": ", ".join(str(ref) for ref in unknown[:10])},
         )
     _days([penalty["suspension"] for penalty in event["penalties"] if penalty["suspension"]])

@@ -4,6 +4,7 @@ what the read-only API answers (``federation/api.py``)."""
 import datetime
 from dataclasses import dataclass
 
+from django.core.cache import caches
 from django.core.paginator import Page, Paginator
 from django.db.models import Prefetch, QuerySet
 
@@ -12,7 +13,7 @@ from federation.services import key_digest
 from floor.models import PublicPages
 from floor.selectors import RoundTime, round_time
 from players.models import MembershipSuspension, MembershipSuspensionChange, Player, search_text
-from tournaments.models import Match, Round, Tournament
+from tournaments.models import Match, PublicChange, Round, Tournament
 from tournaments.selectors import StandingRow, latest_round
 from tournaments.selectors import standings as standings_of
 
@@ -111,6 +112,35 @@ def published_standings(*, tournament: Tournament, through_round: int) -> list[S
     return standings_of(tournament=tournament, through_round=through_round)
 
 
+# Rows a page of the API's standings holds.
+STANDINGS_PAGE = 100
+# The computed lines are kept at most this long; a change makes a new key long before.
+STANDINGS_KEEP_SECONDS = 3600
+
+
+def standings_lines(*, tournament: Tournament, through_round: int) -> list[tuple[str, int]]:
+    """The published standings as (name, points) in order, computed once per change of what
+    the players' pages show (``PublicChange``: a result, a correction, a registration) and kept
+    in the ``public`` cache; a request then costs one small query and a cache read, whatever the
+    event's size."""
+    change = (
+        PublicChange.objects.filter(tournament_id=tournament.pk)
+        .order_by("-id")
+        .values_list("id", flat=True)
+        .first()
+    )
+    key = f"api-standings:{tournament.pk}:{change or 0}:{through_round}"
+    cache = caches["public"]
+    lines: list[tuple[str, int]] | None = cache.get(key)
+    if lines is None:
+        lines = [
+            (row.registration.player.name, row.standing.points)
+            for row in published_standings(tournament=tournament, through_round=through_round)
+        ]
+        cache.set(key, lines, STANDINGS_KEEP_SECONDS)
+    return lines
+
+
 def standings_published(*, tournament: Tournament) -> int | None:
     return (
         PublicPages.objects.filter(tournament=tournament)
@@ -155,10 +185,6 @@ def pairing_lines(*, round_: Round) -> list[ResultLine]:
         ResultLine(table, first, second, wins1, wins2, draws, ended is not None)
         for table, first, second, wins1, wins2, draws, ended in rows
     ]
-
-
-def rounds_of(*, tournament: Tournament) -> list[Round]:
-    return list(Round.objects.filter(tournament=tournament).order_by("number"))
 
 
 def clock_of(*, tournament: Tournament) -> RoundTime | None:

@@ -63,7 +63,10 @@ class ProjectorQuery(forms.Form):
 
     fragment = forms.ChoiceField(
         required=False,
-        choices=[(name, name) for name in ("", "projector-clock", "projector-rotation")],
+        choices=[
+            (name, name)
+            for name in ("", "projector-clock", "projector-rotation", "projector-bracket")
+        ],
     )
     seconds = forms.IntegerField(
         required=False,

@@ -38,7 +38,8 @@ PAGE_SIZE = 100
 SEARCH_LIMIT = 30
 # Phones re-read the clock this often (the countdown itself runs in the browser).
 CLOCK_POLL_SECONDS = 20
-# How often a phone showing the bracket asks for it again (a 304 while nothing changed).
+# How often a phone showing the bracket asks for it again (a 304 while nothing changed); a
+# playoff result reaches it at once over the players' stream (``public_views.public_events``).
 PLAYOFF_POLL_SECONDS = 20
 
 # Bytes are kept at most this long; a change replaces them long before, under a new key.
@@ -355,5 +356,7 @@ def playoff_page(stamp: Stamp, block: int) -> Prepared:
         "bracket": bracket,
         "staff": False,
         "poll": PLAYOFF_POLL_SECONDS,
+        # The players' live stream: a playoff result re-fetches the bracket at once.
+        "events_url": reverse("floor:public-events", args=[stamp.token]),
     }
     return Prepared.of(render_to_string("floor/public_playoff.html", context))

@@ -9,7 +9,16 @@ import re
 import uuid
 from collections.abc import Callable
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import connections
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    StreamingHttpResponse,
+)
 from django.shortcuts import redirect, render
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
@@ -18,12 +27,14 @@ from django.views.decorators.http import require_GET, require_POST
 from core.clients import client_address
 from core.errors import DomainError
 from core.http import message_refusal
-from core.throttle import players_page
+from core.throttle import Limit, over_limit, players_page
 from floor import public_pages, selectors, services
 from floor.forms import CheckInForm, PlayerSearchForm, ReportForm, reported_games
 from floor.models import PublicPages, TableReport
 from floor.public_pages import CLOCK_POLL_SECONDS, Prepared, Stamp
+from judging import live
 from tournaments.models import Match
+from tournaments.services.pages import BRACKET_CHANGED
 
 # "gzip" among the encodings the client accepts, unless it gave it a quality of zero.
 _GZIP = re.compile(r"(?:^|,)\s*gzip\s*(?:;\s*q\s*=\s*(?!0(?:\.0*)?\s*(?:,|$))[0-9.]+)?\s*(?:,|$)")
@@ -362,3 +373,42 @@ def public_playoff(request: HttpRequest, token: str) -> HttpResponseBase:
     if b"playoff-bracket-public" not in page.plain:
         raise Http404
     return answer(request, page)
+
+
+# The players' stream carries only what their pages show: the bracket and the clock.
+PUBLIC_EVENTS = frozenset({BRACKET_CHANGED, services.CLOCK_CHANGED})
+
+
+def _public_stream_of(request: HttpRequest, token: str) -> int | None:
+    """The link's tournament, or None (an unknown link, or a client over the players' limit).
+    The database connection is given back at once: a phone holds its stream for hours."""
+    try:
+        requests, seconds = settings.DESK_THROTTLES["players"]
+        client = client_address(request) or "unknown"
+        if over_limit(scope="players", client=client, limit=Limit(requests, seconds)):
+            return None
+        stamp = public_pages.stamp_of(token)
+        return stamp.tournament_id if stamp is not None else None
+    finally:
+        if live.streams_available(request):
+            for conn in connections.all(initialized_only=True):
+                if not conn.in_atomic_block:
+                    conn.close()
+
+
+async def public_events(request: HttpRequest, token: str) -> HttpResponseBase:
+    """The players' live stream (no account): ``bracket-changed`` and ``clock-changed`` only, so
+    that the bracket on a phone follows each playoff result at once. Without an ASGI server the
+    page polls instead (a 204 tells the browser not to reconnect)."""
+    tournament_id = await sync_to_async(_public_stream_of)(request, token)
+    if tournament_id is None:
+        return HttpResponse(status=404)
+    if not live.streams_available(request):
+        return HttpResponse(status=204)
+    response = StreamingHttpResponse(
+        live.event_stream(tournament_id, None, only=PUBLIC_EVENTS),
+        content_type="text/event-stream",
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response

@@ -50,6 +50,7 @@ urlpatterns = [
     path("p/<str:token>/clock/", public_views.public_clock, name="public-clock"),
     path("p/<str:token>/standings/", public_views.public_standings, name="public-standings"),
     path("p/<str:token>/playoff/", public_views.public_playoff, name="public-playoff"),
+    path("p/<str:token>/events/", public_views.public_events, name="public-events"),
     path("p/<str:token>/tables/<int:table>/", public_views.table_page, name="table"),
     path("p/<str:token>/tables/<int:table>/call/", public_views.call_judge, name="call"),
     path("p/<str:token>/tables/<int:table>/report/", public_views.report, name="report"),

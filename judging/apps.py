@@ -29,5 +29,10 @@ class JudgingConfig(AppConfig):
         from judging import live
         from tournaments.models import Staff
 
+        # The playoff's writes announce the bracket's changes over the same live stream.
+        from tournaments.services.pages import register_announcer
+
+        register_announcer(live.publish_event)
+
         user_logged_out.connect(live.on_signed_out, dispatch_uid="live-signed-out")
         post_delete.connect(live.on_staff_removed, sender=Staff, dispatch_uid="live-staff-removed")

@@ -271,15 +271,22 @@ async def event_stream(
     user_id: int | None = None,
     session_key: str | None = None,
     expires_at: datetime.datetime | None = None,
+    only: frozenset[str] | None = None,
 ) -> AsyncIterator[str]:
     """The body of one stream: an event per change, a comment as heartbeat, until disconnect,
-    until its session ends (sign-out, or expiry) or its owner leaves the tournament's staff."""
+    until its session ends (sign-out, or expiry) or its owner leaves the tournament's staff.
+    ``only``: the named events this stream carries, and nothing of the penalties (the players'
+    stream, which has no session)."""
     queue = hub.subscribe(tournament_id, user_id=user_id, session_key=session_key)
     try:
         # "retry" tells EventSource how soon to reconnect after a dropped connection.
         yield "retry: 1000\n\n"
         latest = hub.latest(tournament_id)
-        if last_event_id is not None and (latest is None or str(latest) != last_event_id):
+        if (
+            only is None
+            and last_event_id is not None
+            and (latest is None or str(latest) != last_event_id)
+        ):
             # A reconnecting page may have missed changes: it re-fetches at once.
             yield sse_message(latest or 0)
         while True:
@@ -292,6 +299,8 @@ async def event_stream(
                 return
             if version is None:
                 return  # The server is stopping.
+            if only is not None and version != -1 and version not in only:
+                continue
             yield ": heartbeat\n\n" if version == -1 else sse_message(version)
     finally:
         hub.unsubscribe(tournament_id, queue)

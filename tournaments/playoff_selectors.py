@@ -171,9 +171,11 @@ def playoff_size(*, tournament: Tournament) -> int:
     return PlayoffSeed.objects.filter(tournament=tournament).count()
 
 
-def playoff_bracket(*, tournament: Tournament, block: int | None = None) -> Bracket:
-    """The bracket with its matches; ``block`` a page of it (``BRACKET_BLOCK`` first-round
-    matches and every match they lead to), None the whole of it. Four queries."""
+def playoff_bracket(
+    *, tournament: Tournament, block: int | None = None, per_block: int = BRACKET_BLOCK
+) -> Bracket:
+    """The bracket with its matches; ``block`` a page of it (``per_block`` first-round matches,
+    a power of two, and every match they lead to), None the whole of it. Four queries."""
     seeds = dict(
         PlayoffSeed.objects.filter(tournament=tournament).values_list("registration_id", "seed")
     )
@@ -183,15 +185,15 @@ def playoff_bracket(*, tournament: Tournament, block: int | None = None) -> Brac
     rounds = playoff_rounds(tournament=tournament)
     count = playoff.round_count(size)
     first_matches = playoff.matches_in_round(size, 0)
-    blocks = max(1, -(-first_matches // BRACKET_BLOCK))
+    blocks = max(1, -(-first_matches // per_block))
     ranges: list[tuple[int, int]] = []
     for index in range(count):
         total = playoff.matches_in_round(size, index)
         if block is None:
             ranges.append((0, total))
         else:
-            start = (block * BRACKET_BLOCK) >> index
-            stop = max(start + 1, ((block + 1) * BRACKET_BLOCK) >> index)
+            start = (block * per_block) >> index
+            stop = max(start + 1, ((block + 1) * per_block) >> index)
             ranges.append((start, min(stop, total)))
     wanted = Q()
     for index, round_ in enumerate(rounds):

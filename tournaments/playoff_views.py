@@ -24,6 +24,10 @@ from tournaments.services import playoff as playoff_services
 ORGANISER = StaffRole.ORGANISER
 CUT_PAGE_SIZE = 64
 STANDINGS_PAGE_SIZE = 100
+# First-round matches a printed page of the bracket holds (with every match they lead to): a
+# top 32 prints whole on one A4 page, a larger bracket one part per request and page, so that
+# printing a top 512 costs the same as a top 32.
+PRINT_BLOCK = 16
 
 
 def _block(request: DeskRequest) -> int:
@@ -34,11 +38,14 @@ def _block(request: DeskRequest) -> int:
 def _context(request: DeskRequest, access: Access) -> dict[str, object]:
     tournament = access.tournament
     everything = request.GET.get("all") == "1"
+    per_block = PRINT_BLOCK if everything else playoff_selectors.BRACKET_BLOCK
     bracket = playoff_selectors.playoff_bracket(
-        tournament=tournament, block=None if everything else _block(request)
+        tournament=tournament, block=_block(request), per_block=per_block
     )
     if bracket.blocks and bracket.block >= bracket.blocks:
-        bracket = playoff_selectors.playoff_bracket(tournament=tournament, block=0)
+        bracket = playoff_selectors.playoff_bracket(
+            tournament=tournament, block=0, per_block=per_block
+        )
     context: dict[str, object] = {
         "access": access,
         "tournament": tournament,

@@ -8,6 +8,10 @@ from federation import services
 from floor import services as floor_services
 from floor.models import PublicPages
 from tests.factories import Desk, crowd
+from tests.federation.events import playoff_event
+from tests.tournaments.test_playoff_queries import swiss_round_played
+from tournaments import services as tournament_services
+from tournaments.models import PlayoffSeed
 
 
 def token_of(desk):
@@ -102,6 +106,10 @@ def test_standings_only_once_published_and_the_clock(client, played):
         "tournament": played.tournament.name,
         "published": False,
         "through_round": None,
+        "page": 1,
+        "pages": 1,
+        "page_size": 100,
+        "total": 0,
         "rows": [],
     }
     played.finish(2)
@@ -118,7 +126,15 @@ def test_standings_only_once_published_and_the_clock(client, played):
 
 def test_no_playoff_means_an_empty_bracket(client, played):
     answer = client.get(url(played, "bracket", key=token_of(played))).json()
-    assert answer == {"tournament": played.tournament.name, "present": False, "rounds": []}
+    assert answer == {
+        "tournament": played.tournament.name,
+        "present": False,
+        "size": 0,
+        "champion": None,
+        "block": None,
+        "blocks": 0,
+        "rounds": [],
+    }
 
 
 def test_a_key_opens_only_its_tournament_until_revoked(client, played):
@@ -130,31 +146,69 @@ def test_a_key_opens_only_its_tournament_until_revoked(client, played):
     assert client.get(url(played, "pairings", key=raw)).status_code == 200
     assert client.get(url(other, "pairings", key=raw)).status_code == 401
     assert client.get(url(other, "pairings", key=token_of(played))).status_code == 401
-    assert client.get(url(played, "pairings")).status_code == 401
+    missing = client.get(url(played, "pairings"))
+    assert (missing.status_code, missing.json()) == (
+        401,
+        {
+            "code": "api_key_required",
+            "detail": "Откройте API этого турнира ключом ссылки для игроков или API-ключом, "
+            "который создал организатор (заголовок X-API-Key или параметр key).",
+        },
+    )
+    english = client.get(url(played, "pairings"), headers={"Accept-Language": "en"})
+    assert english.json()["code"] == "api_key_required"
+    assert english.json()["detail"].startswith("Open this tournament's API with")
     assert client.get(url(played, "pairings", key="bk_wrong")).status_code == 401
 
     services.revoke_api_key(tournament=played.tournament, key_id=key.pk)
     assert client.get(url(played, "pairings", key=raw)).status_code == 401
 
 
-def test_an_unknown_round_is_not_found(client, played):
-    answer = client.get(url(played, "pairings", key=token_of(played), round=7))
-    assert (answer.status_code, answer.json()) == (404, {"detail": "No such round."})
+def test_refusals_carry_a_stable_code_and_a_russian_message(client, played):
+    key = token_of(played)
+    answer = client.get(url(played, "pairings", key=key, round=7))
+    assert (answer.status_code, answer.json()) == (
+        404,
+        {"code": "no_such_round", "detail": "Раунда 7 нет."},
+    )
+    validate(client, answer, "ErrorOut")
+    english = client.get(
+        url(played, "results", key=key, round=7), headers={"Accept-Language": "en"}
+    )
+    assert english.json() == {"code": "no_such_round", "detail": "There is no round 7."}
+    page = client.get(url(played, "standings", key=key, page=2))
+    assert (page.status_code, page.json()) == (
+        404,
+        {"code": "no_such_page", "detail": "Страницы 2 нет: всего страниц в таблице — 1."},
+    )
+    bad = client.get(url(played, "pairings", key=key, round="x"))
+    assert (bad.status_code, bad.json()) == (
+        422,
+        {"code": "bad_parameter", "detail": "Параметр запроса — не целое число: round."},
+    )
+    block = client.get(url(played, "bracket", key=key, block=0))
+    assert (block.status_code, block.json()["code"]) == (404, "no_such_block")
 
 
-def queries(client, desk, what):
+def queries(client, desk, what, **query):
     key = token_of(desk)
     with CaptureQueriesContext(connection) as captured:
-        assert client.get(url(desk, what, key=key)).status_code == 200
+        assert client.get(url(desk, what, key=key, **query)).status_code == 200
     return len(captured)
 
 
-def test_constant_queries_from_16_to_2000_players(client, db):
+def test_constant_queries_from_16_to_2000_players_with_a_playoff(client, db):
+    """16 players with a top 8, 2,000 with a top 512 (half the field): every answer costs the
+    same queries; the standings are computed once per change, then a page is a cache read."""
     counts = {}
     for size in (16, 2000):
-        desk = Desk.create(players=0)
+        desk = Desk.create(players=0, level="professional")
         crowd(desk, size)
-        desk.pair(*[(n, n + 1) for n in range(0, size, 2)])
+        swiss_round_played(desk)
+        tournament_services.set_playoff(
+            tournament=desk.tournament, size="half", best_of=3, final_best_of=3
+        )
+        tournament_services.publish_cut(tournament=desk.tournament)
         PublicPages.objects.update_or_create(
             tournament=desk.tournament, defaults={"standings_through": 1}
         )
@@ -162,8 +216,76 @@ def test_constant_queries_from_16_to_2000_players(client, db):
             what: queries(client, desk, what)
             for what in ("pairings", "results", "standings", "bracket", "clock")
         }
+        counts[size]["standings again"] = queries(client, desk, "standings", page=size // 100 or 1)
+        counts[size]["bracket block"] = queries(client, desk, "bracket", block=1)
+        answer = client.get(url(desk, "standings", key=token_of(desk), page=2)).json()
+        if size == 2000:
+            assert (answer["pages"], answer["total"], len(answer["rows"])) == (20, 2000, 100)
+            assert [row["place"] for row in answer["rows"]][:2] == [101, 102]
+            whole = client.get(url(desk, "bracket", key=token_of(desk))).json()
+            assert (whole["size"], [len(r["matches"]) for r in whole["rounds"]]) == (
+                512,
+                [256, 128, 64, 32, 16, 8, 4, 2, 1],
+            )
+            part = client.get(url(desk, "bracket", key=token_of(desk), block=32)).json()
+            assert (part["block"], part["blocks"]) == (32, 32)
+            assert [len(r["matches"]) for r in part["rounds"]] == [8, 4, 2, 1, 1, 1, 1, 1, 1]
     assert (
         counts[16]
         == counts[2000]
-        == {"pairings": 3, "results": 3, "standings": 4, "bracket": 2, "clock": 2}
+        == {
+            "pairings": 3,
+            "results": 3,
+            "standings": 5,
+            "standings again": 3,
+            "bracket": 4,
+            "bracket block": 4,
+            "clock": 2,
+        }
+    )
+
+
+def test_the_bracket_is_the_playoffs_own_and_follows_the_schema(client, db):
+    desk = playoff_event()
+    seeds = {
+        seed.seed: seed.registration.player.name
+        for seed in PlayoffSeed.objects.filter(tournament=desk.tournament).select_related(
+            "registration__player"
+        )
+    }
+    answer = client.get(url(desk, "bracket", key=token_of(desk)))
+    validate(client, answer, "BracketOut")
+    bracket = answer.json()
+    assert (bracket["present"], bracket["size"], bracket["champion"]) == (True, 4, seeds[3])
+    assert (bracket["block"], bracket["blocks"]) == (None, 1)
+    semis, final = bracket["rounds"]
+    assert (semis["key"], semis["name"], semis["number"], semis["best_of"]) == (
+        "semi",
+        "Полуфиналы",
+        2,
+        3,
+    )
+    assert (final["key"], final["name"], final["number"]) == ("final", "Финал", 3)
+    assert semis["matches"][1] == {
+        "slot": 1,
+        "table": 2,
+        "seed1": 2,
+        "player1": seeds[2],
+        "seed2": 3,
+        "player2": seeds[3],
+        "player1_wins": 1,
+        "player2_wins": 1,
+        "draws": 0,
+        "finished": True,
+        "winner": seeds[3],
+        "walkover": False,
+        "decided_how": "дополнительная партия",
+    }
+    assert [(m["player1"], m["player2"], m["winner"]) for m in final["matches"]] == [
+        (seeds[1], seeds[3], seeds[3])
+    ]
+    text = answer.content.decode()
+    assert not any(
+        seed.registration.player.membership_id in text
+        for seed in PlayoffSeed.objects.filter(tournament=desk.tournament)
     )

@@ -37,7 +37,9 @@ SECOND = [
 PLAY = """
 import django; django.setup()
 from tests.federation.events import finished_event
-finished_event(slug={slug!r}, name={name!r}, members={members!r}, suspend={suspend!r})
+finished_event(
+    slug={slug!r}, name={name!r}, members={members!r}, suspend={suspend!r}, playoff={playoff!r}
+)
 """
 
 REGISTER = """
@@ -86,12 +88,17 @@ def test_two_events_reach_the_federation_and_its_suspension_reaches_the_first_la
     tmp_path, client
 ):
     first, second = Laptop(tmp_path / "first"), Laptop(tmp_path / "second")
-    for laptop, slug, members, suspend in (
-        (first, "cup-a", FIRST, True),
-        (second, "cup-b", SECOND, False),
+    # The second event ends with a top 2: its file carries the playoff.
+    for laptop, slug, members, suspend, playoff in (
+        (first, "cup-a", FIRST, True, False),
+        (second, "cup-b", SECOND, False, True),
     ):
         laptop.manage("migrate", "--no-input", "-v", "0")
-        laptop.python(PLAY.format(slug=slug, name=slug.upper(), members=members, suspend=suspend))
+        laptop.python(
+            PLAY.format(
+                slug=slug, name=slug.upper(), members=members, suspend=suspend, playoff=playoff
+            )
+        )
         laptop.manage("export_event", slug, "--output", str(tmp_path / f"{slug}.json"))
 
     coordinator = UserFactory(username="coordinator")
@@ -101,10 +108,18 @@ def test_two_events_reach_the_federation_and_its_suspension_reaches_the_first_la
         with (tmp_path / f"{slug}.json").open("rb") as handle:
             client.post(reverse("federation:import-event"), {"file": handle})
 
-    assert sorted(ImportedEvent.objects.values_list("name", "players")) == [
-        ("CUP-A", 4),
-        ("CUP-B", 4),
+    assert sorted(ImportedEvent.objects.values_list("name", "players", "rounds")) == [
+        ("CUP-A", 4, 1),
+        ("CUP-B", 4, 2),
     ]
+    # The playoff came along: its final's winner is the first in the federation's records.
+    cup_b = ImportedEvent.objects.get(name="CUP-B").content["event"]
+    assert [round_["stage"] for round_ in cup_b["rounds"]] == ["swiss", "playoff"]
+    champion = cup_b["playoff"]["standings"][0]
+    assert (champion["place"], champion["seed"], champion["champion"]) == (1, 1, True)
+    assert ImportedEntry.objects.get(event__name="CUP-B", place=1).name == next(
+        player["name"] for player in cup_b["players"] if player["ref"] == champion["player"]
+    )
     # The player of both events is one person in the federation's registry, with both events.
     vera = Player.objects.get(membership_id="A-3")
     assert sorted(

@@ -156,7 +156,8 @@ def test_tampered_counts_content_and_unknown_players(event_file):
     unknown["event"]["penalties"][0]["player"] = 999_999
     assert (
         refused("file_inconsistent", services.import_event_file, content=resealed(unknown))
-        == "Матчи или пенальти файла называют игроков, которых нет в его списке (999999)."
+        == "Матчи, пенальти или плей-офф файла называют игроков, которых нет в его списке "
+        "(999999)."
     )
     twice = json.loads(content)
     twice["event"]["players"][1]["membership_id"] = "A-1"

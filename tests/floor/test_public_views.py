@@ -294,3 +294,73 @@ def test_a_deferred_game_loss_is_shown_to_both_players_before_they_report(desk):
         assert "Поражение в партии по пенальти приходится на партию этого матча" in page
         assert "на эту партию приходится поражение в партии по пенальти" in page
         assert 'name="game_2"' not in page and 'name="game_1"' in page
+def _final_published():
+    """Four players, one Swiss round played, a top 2 published: the final is under way."""
+    from tests.factories import Desk
+    from tournaments import services as tournament_services
+    from tournaments.models import Match
+
+    desk = Desk.create(players=4)
+    desk.pair((0, 1), (2, 3))
+    for match in Match.objects.filter(round__tournament=desk.tournament):
+        tournament_services.enter_result(match=match, player1_wins=2, player2_wins=0)
+    tournament_services.set_playoff(
+        tournament=desk.tournament, size="2", best_of=3, final_best_of=3
+    )
+    final = tournament_services.publish_cut(tournament=desk.tournament)
+    return desk, final.matches.get()
+
+
+def test_a_playoff_game_reaches_the_bracket_pages_streams_at_once(asgi_server):
+    """The staff's stream and the players' stream (no account) both hear ``bracket-changed``
+    when a playoff game is recorded; the players' stream hears nothing of the penalties."""
+    import time
+
+    from floor.models import PublicPages
+    from judging.live import hub
+    from tests.judging.test_live import Stream, session_cookie, wait_for
+    from tournaments import services as tournament_services
+
+    desk, final = _final_published()
+    token = PublicPages.objects.get_or_create(tournament=desk.tournament)[0].token
+    staff = Stream(asgi_server, f"/t/{desk.tournament.slug}/events/", session_cookie(desk.head))
+    players = Stream(asgi_server, f"/p/{token}/events/", "")
+    assert wait_for(lambda: hub.stream_count == 2 and hub.listening)
+    assert players.status == 200
+
+    desk.issue(3, "1.4", "between_matches")  # a caution: penalties stay on the staff's stream
+    assert staff.received.wait(timeout=2)
+    assert not players.received.wait(timeout=0.5)
+    staff.received.clear()
+
+    started = time.monotonic()
+    tournament_services.record_game(match=final, winner=final.player1)
+    assert players.received.wait(timeout=2) and time.monotonic() - started < 1.0
+    assert wait_for(lambda: ("event: bracket-changed", 1) in staff.events)
+    assert players.events == [("event: bracket-changed", 1)]
+    staff.close()
+    players.close()
+
+
+def test_the_bracket_pages_listen_for_playoff_results(client, db):
+    from floor.models import PublicPages
+
+    desk, _final = _final_published()
+    token = PublicPages.objects.get_or_create(tournament=desk.tournament)[0].token
+    phone = Client().get(reverse("floor:public-playoff", args=[token])).content.decode()
+    assert f'sse-connect="/p/{token}/events/"' in phone
+    assert 'hx-trigger="sse:bracket-changed, every 20s"' in phone
+    # Without an ASGI server the players' stream says "poll instead"; an unknown link is a 404.
+    assert Client().get(f"/p/{token}/events/").status_code == 204
+    assert Client().get("/p/unknown-token/events/").status_code == 404
+
+    client.force_login(desk.organiser)
+    projector = client.get(reverse("floor:projector", args=[desk.tournament.slug]))
+    assert 'id="projector-bracket"' in projector.content.decode()
+    fragment = client.get(
+        reverse("floor:projector", args=[desk.tournament.slug]) + "?fragment=projector-bracket",
+        headers={"HX-Request": "true"},
+    ).content.decode()
+    assert fragment.lstrip().startswith('<div id="projector-bracket"')
+    staff = client.get(reverse("tournaments:playoff", args=[desk.tournament.slug]))
+    assert 'hx-trigger="every 15s"' in staff.content.decode()  # no stream under WSGI: it polls

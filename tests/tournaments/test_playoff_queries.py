@@ -66,3 +66,24 @@ def test_publishing_a_2000_player_cut_takes_as_many_queries_as_a_small_one(db, c
     standings = client.get(reverse("tournaments:playoff-standings", args=[desk.tournament.slug]))
     assert standings.content.decode().count("<tr") == 101
     assert len(page_queries) < 25
+
+    # The printed bracket (?all=1) of a top 512 is one A4 part per request: 16 first-round
+    # matches and every match they lead to, as few queries as the screen's block.
+    printed = reverse("tournaments:playoff", args=[desk.tournament.slug]) + "?all=1"
+    with CaptureQueriesContext(connection) as print_queries:
+        first = client.get(printed).content.decode()
+    assert first.count('class="bracket-match') == 16 + 8 + 4 + 2 + 1 * 5
+    assert "часть 1 из 16" in first and 'href="?all=1&amp;block=2"' in first
+    assert len(print_queries) < 25
+    last = client.get(printed + "&block=16").content.decode()
+    assert last.count('class="bracket-match') == 16 + 8 + 4 + 2 + 1 * 5
+    assert "часть 16 из 16" in last and 'href="?all=1&amp;block=15"' in last
+
+
+def test_a_small_bracket_prints_whole_on_one_page(db, client):
+    _queries, _took, desk = publish(40)  # half of 40: a top 16
+    client.force_login(desk.organiser)
+    page = client.get(reverse("tournaments:playoff", args=[desk.tournament.slug]) + "?all=1")
+    html = page.content.decode()
+    assert html.count('class="bracket-match') == 8 + 4 + 2 + 1
+    assert "часть" not in html

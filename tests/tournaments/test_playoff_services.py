@@ -458,3 +458,77 @@ def test_how_a_level_match_was_decided_is_bounded(eight):
             decided_how="х" * 201,
         )
     assert error.value.code == "decided_how_too_long"
+
+
+def test_a_correction_after_the_next_round_keeps_the_winner_who_advanced(eight):
+    """Issue 32 follow-up: once the next playoff round is published, a correction of a match
+    before it may change the score, never the winner (who already plays on); and no result is
+    entered for a match of the round it superseded."""
+    desk = eight
+    semis = tournament_services.publish_cut(tournament=desk.tournament)
+    seeds = by_seed(desk)
+    first, second = Match.objects.filter(round=semis).order_by("table")
+    win(first, seeds[1])
+    win(second, seeds[2], (2, 1))
+    tournament_services.publish_next_round(tournament=desk.tournament)
+
+    with pytest.raises(DomainError) as error:
+        tournament_services.correct_result(
+            match=first,
+            player1_wins=0,
+            player2_wins=2,
+            draws=0,
+            reason="перепутали",
+            corrected_by=desk.organiser,
+        )
+    assert error.value.code == "playoff_winner_advanced"
+    assert str(error.value) == (
+        f"{seeds[1].player.name} уже прошёл(-ла) в следующий раунд плей-офф, и он опубликован: "
+        "исправление может изменить счёт этого матча, но не его победителя."
+    )
+    first.refresh_from_db()
+    assert (first.player1_wins, first.player2_wins, first.corrections.count()) == (2, 0, 0)
+
+    # The same winner with another score is a correction like any other.
+    correction = tournament_services.correct_result(
+        match=second,
+        player1_wins=2,
+        player2_wins=0,
+        draws=0,
+        reason="третья партия не игралась",
+        corrected_by=desk.organiser,
+    )
+    second.refresh_from_db()
+    assert (correction.before_score, second.player1_wins, second.player2_wins) == ("2–1", 2, 0)
+
+    with pytest.raises(DomainError) as error:
+        tournament_services.enter_slot_result(
+            tournament=desk.tournament, stage=0, slot=0, player1_wins=2, player2_wins=0
+        )
+    assert error.value.code == "round_superseded"
+    assert str(error.value) == (
+        "Раунд 3 окончен: следующий раунд уже опубликован по его результатам, вносить "
+        "результаты его матчей больше нельзя."
+    )
+    with pytest.raises(DomainError) as error:
+        tournament_services.record_game(match=first, winner=seeds[1])
+    assert error.value.code == "round_superseded"
+    assert first.games.count() == 2
+
+
+def test_a_correction_may_change_the_winner_while_the_next_round_waits(eight):
+    desk = eight
+    semis = tournament_services.publish_cut(tournament=desk.tournament)
+    seeds = by_seed(desk)
+    first = Match.objects.filter(round=semis).order_by("table").first()
+    win(first, seeds[1])
+    tournament_services.correct_result(
+        match=first,
+        player1_wins=1,
+        player2_wins=2,
+        draws=0,
+        reason="перепутали игроков",
+        corrected_by=desk.organiser,
+    )
+    first.refresh_from_db()
+    assert first.won_by == seeds[4].pk

@@ -5,6 +5,8 @@ cache for a second, so that a phone's request needs no query; a change made in t
 forgets it at once, and one made in another server process is seen within that second.
 """
 
+from collections.abc import Callable
+
 from django.core.cache import caches
 
 from tournaments.models import PublicChange
@@ -37,3 +39,26 @@ def mark_public_change(*, tournament_id: int) -> None:
     commits, or rolls back, with the change itself."""
     PublicChange.objects.create(tournament_id=tournament_id)
     forget_public_stamp(tournament_id=tournament_id)
+
+
+# The live event the bracket's pages listen for (``sse:bracket-changed``): a playoff match got a
+# game, ended, was corrected or got its named winner, or a playoff round was published.
+BRACKET_CHANGED = "bracket-changed"
+
+type Announcer = Callable[..., None]
+_announcers: list[Announcer] = []
+
+
+def register_announcer(announcer: Announcer) -> None:
+    """The live updates (``judging.live.publish_event``, keyword arguments ``tournament_id`` and
+    ``event``) are handed in by the judging app at start-up: this app does not import it."""
+    if announcer not in _announcers:
+        _announcers.append(announcer)
+
+
+def announce_bracket_change(*, tournament_id: int) -> None:
+    """Tell the open bracket pages to re-fetch it, once the writer's transaction commits (the
+    announcer delivers on commit); the players' pages get a change mark as well."""
+    mark_public_change(tournament_id=tournament_id)
+    for announcer in _announcers:
+        announcer(tournament_id=tournament_id, event=BRACKET_CHANGED)

@@ -32,8 +32,14 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.services.locks import lock_registrations, lock_tournament
-from tournaments.services.pages import mark_public_change
-from tournaments.services.playoff import ensure_swiss_may_go_on, ensure_tiebreak
+from tournaments.services.pages import announce_bracket_change, mark_public_change
+from tournaments.services.playoff import (
+    ensure_not_superseded,
+    ensure_swiss_may_go_on,
+    ensure_tiebreak,
+    ensure_winner_stands,
+    winner_after,
+)
 from tournaments.services.setup import ensure_not_finished, ensure_round_over
 
 # The longest reason a correction keeps (its form allows as much).
@@ -127,6 +133,10 @@ def _lock_match(match: Match) -> Match:
 def _ensure_playable(match: Match) -> None:
     if match.is_bye:
         raise DomainError("bye_has_no_games", _("A bye has no games."))
+    if match.has_ended or match.round.playoff:
+        # Every match of a round ends before the next is published; a playoff match is checked
+        # even so, since the bracket's next round is paired from its winner.
+        ensure_not_superseded(match)
     if match.has_ended:
         raise DomainError("match_ended", _("This match has already ended."))
 
@@ -196,6 +206,9 @@ def add_game(*, match: Match, winner: Registration | None, decided_by_penalty: b
     )
     match.score_game(winner.pk if winner is not None else None)
     match.save(update_fields=["player1_wins", "player2_wins", "draws"])
+    if match.round.playoff:
+        # The bracket shows a playoff match's score as it is played.
+        announce_bracket_change(tournament_id=match.round.tournament_id)
     return game
 
 
@@ -298,8 +311,16 @@ def close_match(*, match: Match, reason: str) -> None:
     match.ended_at = timezone.now()
     match.end_reason = reason
     match.save(update_fields=["ended_at", "end_reason"])
-    # The standings the players' pages show count ended matches.
-    mark_public_change(tournament_id=match.round.tournament_id)
+    # The standings the players' pages show count ended matches; the bracket shows a playoff
+    # match's end at once.
+    _changed(match)
+
+
+def _changed(match: Match) -> None:
+    if match.round.playoff:
+        announce_bracket_change(tournament_id=match.round.tournament_id)
+    else:
+        mark_public_change(tournament_id=match.round.tournament_id)
 
 
 def enter_result(
@@ -412,6 +433,16 @@ def correct_result(
             raise DomainError(
                 "result_unchanged", _("This is the result already recorded; nothing to correct.")
             )
+        ensure_winner_stands(
+            match,
+            winner_after(
+                match,
+                player1_wins=player1_wins,
+                player2_wins=player2_wins,
+                lost1=lost1,
+                lost2=lost2,
+            ),
+        )
         correction = ResultCorrection.objects.create(
             match=match,
             corrected_by=corrected_by,
@@ -438,7 +469,7 @@ def correct_result(
                 "player2_lost_by_penalty",
             ]
         )
-        mark_public_change(tournament_id=tournament.pk)
+        _changed(match)
         return correction
 
 

@@ -28,7 +28,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.services.locks import lock_registrations, lock_tournament
-from tournaments.services.pages import mark_public_change
+from tournaments.services.pages import announce_bracket_change
 from tournaments.services.setup import ensure_best_of, ensure_not_finished, ensure_round_over
 
 # The longest "how the winner was decided" a match keeps (its field allows as much).
@@ -200,7 +200,7 @@ def _open_round(
     for match in created:
         match.round = round_
     lifecycle.policy().settle_round([match for match in created if not match.has_ended])
-    mark_public_change(tournament_id=tournament.pk)
+    announce_bracket_change(tournament_id=tournament.pk)
     return round_
 
 
@@ -257,9 +257,10 @@ def decide_level_match(*, match: Match, winner: Registration, how: str) -> Match
             )
         if not match.is_level or match.decided_winner_id is not None:
             raise DomainError("winner_known", _("This match already has its winner."))
+        ensure_not_superseded(match)
         match.decided_winner_id, match.decided_how = ensure_tiebreak(match, winner, how)
         match.save(update_fields=["decided_winner", "decided_how"])
-        mark_public_change(tournament_id=match.round.tournament_id)
+        announce_bracket_change(tournament_id=match.round.tournament_id)
         return match
 
 
@@ -292,6 +293,56 @@ def ensure_tiebreak(match: Match, winner: Registration | None, how: str) -> tupl
         ),
     )
     return winner.pk, how
+
+
+def round_superseded(round_: Round) -> bool:
+    """Whether a later round of the tournament has been published (one query)."""
+    return Round.objects.filter(
+        tournament_id=round_.tournament_id, number__gt=round_.number
+    ).exists()
+
+
+def ensure_not_superseded(match: Match) -> None:
+    """A result is entered only for a match of the latest round: once the next round is
+    published, its players are paired from this round's results."""
+    if round_superseded(match.round):
+        raise DomainError(
+            "round_superseded",
+            _(
+                "Round %(number)s is over: the next round has been published from its results, "
+                "so no result can be entered for its matches any more."
+            )
+            % {"number": match.round.number},
+        )
+
+
+def winner_after(
+    match: Match, *, player1_wins: int, player2_wins: int, lost1: bool, lost2: bool
+) -> int | None:
+    """Who would win ``match`` with this result (the rules of ``Match.won_by``)."""
+    if lost1 or lost2:
+        if lost1 and lost2:
+            return None
+        return match.player2_id if lost1 else match.player1_id
+    if player1_wins != player2_wins:
+        return match.player1_id if player1_wins > player2_wins else match.player2_id
+    return match.decided_winner_id
+
+
+def ensure_winner_stands(match: Match, winner: int | None) -> None:
+    """A correction of a playoff match whose winner already plays in the next playoff round
+    (published) may change the score but not the winner: the bracket has moved on with them."""
+    if not match.round.playoff or winner == match.won_by or not round_superseded(match.round):
+        return
+    advanced = match.player1 if match.won_by == match.player1_id else match.player2
+    raise DomainError(
+        "playoff_winner_advanced",
+        _(
+            "%(name)s has already advanced to the next playoff round, which is published: a "
+            "correction may change this match's score but not its winner."
+        )
+        % {"name": advanced.player.name if advanced is not None else "—"},
+    )
 
 
 def ensure_swiss_may_go_on(tournament: Tournament) -> None:
