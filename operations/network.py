@@ -66,8 +66,9 @@ def allowed_hosts_for(host: str, configured: list[str]) -> list[str]:
     return merged
 
 
-def url_for(address: str, port: int) -> str:
-    return f"http://{_as_host(address)}:{port}/"
+def url_for(address: str, port: int, *, secure: bool = False) -> str:
+    scheme = "https" if secure else "http"
+    return f"{scheme}://{_as_host(address)}:{port}/"
 
 
 def is_loopback(host: str) -> bool:
