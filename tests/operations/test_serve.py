@@ -133,7 +133,17 @@ def test_one_address_bound_is_the_one_allowed_and_loopback_adds_nothing():
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(["--port", "0"], "--port должен быть от 1 до 65535."), (["--workers", "0"], "--workers")],
+    [
+        (["--port", "0"], "--port должен быть от 1 до 65535."),
+        (["--workers", "0"], "--workers"),
+        (
+            ["--https-port", "8000"],
+            "--https-port должен быть от 1 до 65535 и отличаться от --port.",
+        ),
+        (["--workers", "2", "--https"], "--https работает в одном процессе"),
+        (["--no-https", "--https-redirect"], "--https-redirect требует HTTPS"),
+        (["--host", "127.0.0.1", "--https-redirect"], "--https-redirect требует HTTPS"),
+    ],
 )
 def test_serve_refuses_a_bad_port_or_worker_count(db, args, message):
     from django.core.management import CommandError
@@ -247,3 +257,33 @@ def test_serve_answers_over_tls_with_the_desk_s_own_authority_beside_plain_http(
         # Ctrl+C stops both listeners and the process.
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=15) == 0
+
+
+def test_serve_says_so_when_the_https_port_is_taken(db):
+    from django.core.management import CommandError
+
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(CommandError, match=f"Порт {port} для HTTPS занят другой программой"):
+            call_command("serve", "--https-port", str(port))
+
+
+def test_the_demo_serves_https_only_when_asked_or_shown_to_the_network():
+    from operations.management.commands.serve import decide_https
+
+    def demo(host, https):
+        return decide_https(
+            https=https,
+            host=host,
+            port=8000,
+            workers=1,
+            https_port=free_port(),
+            https_redirect=False,
+        )
+
+    assert demo("127.0.0.1", None) is False
+    assert demo("127.0.0.1", True) is True
+    assert demo("0.0.0.0", None) is True
+    assert demo("0.0.0.0", False) is False

@@ -50,7 +50,9 @@ class Command(BaseCommand):
         https_port: int,
         **options: object,
     ) -> None:
-        lan_https = decide_https(
+        # Checked before the data is loaded, so a taken port is said at once; --no-serve serves
+        # nothing.
+        lan_https = not no_serve and decide_https(
             https=https,
             host=host,
             port=port,

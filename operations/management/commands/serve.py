@@ -245,6 +245,14 @@ def decide_https(
         raise CommandError(_("--https serves in one process: leave out --workers or --https."))
     if not 0 < https_port < 65536 or https_port == port:
         raise CommandError(_("--https-port must be between 1 and 65535 and differ from --port."))
+    if not network.port_free(host, https_port):
+        raise CommandError(
+            _(
+                "Port %(port)d for HTTPS is taken by another program: choose another with "
+                "--https-port, or serve without HTTPS with --no-https."
+            )
+            % {"port": https_port}
+        )
     return True
 
 
