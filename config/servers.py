@@ -14,11 +14,14 @@ import uvicorn
 
 
 @contextmanager
-def asgi_server_thread(port: int | None = None) -> Iterator[tuple[str, int]]:
+def asgi_server_thread(
+    port: int | None = None, *, certfile: str | None = None, keyfile: str | None = None
+) -> Iterator[tuple[str, int]]:
     """Yield the base URL and the port; stop the server (and its event streams) on exit.
 
     ``port``: serve on this one, as a server restarted after a stop does (the tablets' offline
     tests stop the server and start it again where the tablets left it); a free one otherwise.
+    ``certfile`` and ``keyfile``: serve HTTPS with them, as ``serve`` does on the venue's network.
     """
     from django.conf import settings
 
@@ -39,6 +42,8 @@ def asgi_server_thread(port: int | None = None) -> Iterator[tuple[str, int]]:
             lifespan="off",
             # Open event streams never end by themselves; do not wait for them at shutdown.
             timeout_graceful_shutdown=1,
+            ssl_certfile=certfile,
+            ssl_keyfile=keyfile,
             **proxy_options(settings.DESK_TRUSTED_PROXIES),  # type: ignore[arg-type]
         )
     )
@@ -50,7 +55,7 @@ def asgi_server_thread(port: int | None = None) -> Iterator[tuple[str, int]]:
             raise RuntimeError("uvicorn did not start")
         time.sleep(0.02)
     try:
-        yield f"http://127.0.0.1:{port}", port
+        yield f"{'https' if certfile else 'http'}://127.0.0.1:{port}", port
     finally:
         hub.stop()
         time.sleep(0.1)  # Let the streams end and the listener close its database connection.

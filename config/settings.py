@@ -229,6 +229,8 @@ MIDDLEWARE = [
     # First, so that every log line of the request, whatever fails later, carries its id.
     "operations.middleware.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # `serve --https-redirect` sends the tablets on from plain HTTP (operations/middleware.py).
+    "operations.middleware.LanHttpsRedirectMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -437,6 +439,15 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = _hsts_seconds()
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=HTTPS)
 SECURE_HSTS_PRELOAD = env_flag("DJANGO_HSTS_PRELOAD", default=HTTPS)
+
+# HTTPS served by the laptop itself on the venue's network (operations/tls.py), which is not the
+# HTTPS above: no proxy, plain HTTP keeps working beside it, so cookies are not made HTTPS-only
+# and no HSTS is sent. `serve` sets these when it serves both (always in one process); the
+# tablets' page offers the certificate and the https:// address while DESK_LAN_HTTPS_PORT is set.
+DESK_LAN_HTTPS_PORT: int | None = None
+DESK_LAN_HTTP_PORT: int | None = None
+# `serve --https-redirect`: a tablet's GET over plain HTTP is sent on to HTTPS.
+DESK_LAN_HTTPS_REDIRECT = False
 # --- end of the HTTPS block -----------------------------------------------------------------------
 
 # --- Logging (venue) ------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from django.views.i18n import set_language
 from config import views
 from federation.api import api
 from operations.health import healthz
-from operations.setup_views import connect_tablets, first_run
+from operations.setup_views import ca_certificate, connect_tablets, first_run
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,6 +14,7 @@ urlpatterns = [
     path("sw.js", views.service_worker, name="service_worker"),
     path("setup/", first_run, name="first_run"),
     path("connect/", connect_tablets, name="connect_tablets"),
+    path("connect/desk-ca.crt", ca_certificate, name="connect_ca_certificate"),
     path(
         "login/",
         auth_views.LoginView.as_view(

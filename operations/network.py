@@ -1,6 +1,7 @@
 """The addresses tablets on the venue's network can reach this machine at."""
 
 import ipaddress
+import os
 import socket
 
 import psutil
@@ -66,8 +67,22 @@ def allowed_hosts_for(host: str, configured: list[str]) -> list[str]:
     return merged
 
 
-def url_for(address: str, port: int) -> str:
-    return f"http://{_as_host(address)}:{port}/"
+def port_free(host: str, port: int) -> bool:
+    """Whether a server could listen on ``host:port`` now (as uvicorn binds: address reuse on)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        if os.name != "nt":
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host.strip("[]") or "0.0.0.0", port))
+        except OSError:
+            return False
+    return True
+
+
+def url_for(address: str, port: int, *, secure: bool = False) -> str:
+    scheme = "https" if secure else "http"
+    return f"{scheme}://{_as_host(address)}:{port}/"
 
 
 def is_loopback(host: str) -> bool:

@@ -17,6 +17,8 @@ import portalocker
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from operations.tls import ServerCertificate
+
 LOCK_FILE = "serving.lock"
 
 
@@ -69,3 +71,60 @@ def task_worker() -> Iterator[subprocess.Popen[bytes]]:
         except subprocess.TimeoutExpired:
             worker.kill()
             worker.wait()
+
+
+def run_servers(
+    *,
+    host: str,
+    port: int,
+    workers: int = 1,
+    https_port: int | None = None,
+    certificate: ServerCertificate | None = None,
+    **options: object,
+) -> None:
+    """uvicorn on ``port`` (plain HTTP) and, with a certificate, on ``https_port`` (TLS) too.
+
+    Both listeners run in this one process and event loop and load the same application, so a
+    page opened over HTTPS gets the live updates of a change made over HTTP at once. uvicorn's
+    several workers take one listener only, so HTTPS beside HTTP needs ``workers == 1`` (the
+    laptop's set-up). Ctrl+C stops both: each server passes the signal on to the one started
+    before it when it has stopped.
+    """
+    import asyncio
+
+    import uvicorn
+
+    common: dict[str, object] = {
+        # The project's logging (console and the data folder's file) takes uvicorn's lines.
+        "log_config": None,
+        "log_level": "info",
+        "timeout_graceful_shutdown": 3,
+        **options,
+    }
+    if certificate is None or https_port is None:
+        uvicorn.run(
+            "config.asgi:application",
+            host=host,
+            port=port,
+            workers=workers,
+            **common,  # type: ignore[arg-type]
+        )
+        return
+    if workers != 1:
+        raise ValueError("HTTPS beside HTTP runs in one process")
+    plain = uvicorn.Config("config.asgi:application", host=host, port=port, **common)  # type: ignore[arg-type]
+    secure = uvicorn.Config(
+        "config.asgi:application",
+        host=host,
+        port=https_port,
+        ssl_certfile=str(certificate.certfile),
+        ssl_keyfile=str(certificate.keyfile),
+        **common,  # type: ignore[arg-type]
+    )
+
+    async def both() -> None:
+        await asyncio.gather(uvicorn.Server(plain).serve(), uvicorn.Server(secure).serve())
+
+    # As uvicorn.run does: Ctrl+C, handed back by the servers once they stopped, ends quietly.
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(both())

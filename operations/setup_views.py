@@ -7,16 +7,18 @@ first cannot make themselves its organiser.
 """
 
 import ipaddress
+from pathlib import Path
 
+from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model, login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from core.errors import DomainError
 from floor import qr
-from operations import network
+from operations import network, tls
 from operations.forms import FirstOrganiserForm
 from operations.services import create_first_organiser
 
@@ -63,16 +65,58 @@ def first_run(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def connect_tablets(request: HttpRequest) -> HttpResponse:
-    """The addresses tablets open, each with a QR code to scan; printable for the judges' table."""
-    port = request.get_port()
-    addresses = [
-        {"url": url, "qr": qr.svg(url)}
-        for url in (
-            network.url_for(address, int(port)) for address in network.lan_addresses("0.0.0.0")
-        )
-    ]
+    """The addresses tablets open, each with a QR code to scan; printable for the judges' table.
+
+    While ``serve`` serves HTTPS too, each address comes with the desk's certificate to install
+    first (fetched over plain HTTP: the tablet does not trust HTTPS yet) and then the https://
+    address, the one at which the tablet keeps working offline.
+    """
+    https_port = settings.DESK_LAN_HTTPS_PORT
+    http_port = settings.DESK_LAN_HTTP_PORT or int(request.get_port())
+    ca = tls.read_ca_certificate(tls.folder_for(settings.DATA_DIR)) if https_port else None
+    addresses = []
+    for address in network.lan_addresses("0.0.0.0"):
+        url = network.url_for(address, http_port)
+        entry = {"url": url, "qr": qr.svg(url)}
+        if ca is not None and https_port and tls.may_vouch_for(ca, address):
+            ca_url = url.rstrip("/") + reverse("connect_ca_certificate")
+            https_url = network.url_for(address, https_port, secure=True)
+            entry |= {
+                "ca_url": ca_url,
+                "ca_qr": qr.svg(ca_url),
+                "https_url": https_url,
+                "https_qr": qr.svg(https_url),
+            }
+        addresses.append(entry)
     return render(
         request,
         "operations/connect_tablets.html",
-        {"addresses": addresses, "first": request.GET.get("first") == "1"},
+        {
+            "addresses": addresses,
+            "first": request.GET.get("first") == "1",
+            # Only where the desk's authority may vouch for an address (a private one).
+            "https": any("https_url" in entry for entry in addresses),
+            "ca_fingerprint": tls.fingerprint(ca) if ca is not None else "",
+            "ca_name": ca_file_name(),
+        },
     )
+
+
+def ca_file_name() -> str:
+    return Path(reverse("connect_ca_certificate")).name
+
+
+def ca_certificate(request: HttpRequest) -> HttpResponse:
+    """The desk's certificate authority (its certificate only, the public half) for a tablet to
+    install; open to anyone, since a tablet fetches it before anyone signs in on it. Served only
+    while the desk serves HTTPS with it."""
+    if not settings.DESK_LAN_HTTPS_PORT:
+        raise Http404
+    ca = tls.read_ca_certificate(tls.folder_for(settings.DATA_DIR))
+    if ca is None:
+        raise Http404
+    # DER with this type: Android's certificate installer and the iPad's profile installer
+    # both take it as a certificate authority to install.
+    response = HttpResponse(tls.der(ca), content_type="application/x-x509-ca-cert")
+    response["Content-Disposition"] = f'attachment; filename="{ca_file_name()}"'
+    return response

@@ -1,16 +1,20 @@
 """`serve` as an operator runs it on a fresh data folder: no data, no logins, the LAN addresses."""
 
+import contextlib
 import http.client
 import os
 import signal
 import socket
 import sqlite3
+import ssl
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import serialization
 from django.core.management import call_command
 
 from operations import network
@@ -32,18 +36,20 @@ def get(address: str, port: int, path: str, host: str | None = None) -> tuple[in
     return response.status, response.read().decode()
 
 
-@pytest.fixture
-def served(tmp_path):
-    """`manage.py serve` on every interface, in a fresh data folder; yields (port, output)."""
-    port = free_port()
+@contextlib.contextmanager
+def serving(tmp_path, *extra):
+    """`manage.py serve` on every interface, in a fresh data folder, HTTPS on a free port;
+    yields (port, https_port, output, process)."""
+    port, https_port = free_port(), free_port()
     env = {
         key: value
         for key, value in os.environ.items()
         if not key.startswith(("DJANGO_", "DATABASE_URL", "PYTEST"))
     }
     env.update(DJANGO_DATA_DIR=str(tmp_path / "data"), PYTHONUNBUFFERED="1")
+    command = ["manage.py", "serve", "--host", "0.0.0.0", "--port", str(port)]
     process = subprocess.Popen(
-        [sys.executable, "manage.py", "serve", "--host", "0.0.0.0", "--port", str(port)],
+        [sys.executable, *command, "--https-port", str(https_port), *extra],
         cwd=PROJECT,
         env=env,
         stdout=subprocess.PIPE,
@@ -53,12 +59,13 @@ def served(tmp_path):
     lines = []
     try:
         deadline = time.monotonic() + 60
-        while not any("Uvicorn running on" in line for line in lines):
+        # Both listeners, plain and TLS, are up.
+        while sum("Uvicorn running on" in line for line in lines) < 2:
             line = process.stdout.readline()
             if not line or time.monotonic() > deadline:
                 raise AssertionError("serve did not start:\n" + "".join(lines))
             lines.append(line)
-        yield port, "".join(lines)
+        yield port, https_port, "".join(lines), process
     finally:
         process.send_signal(signal.SIGINT)
         try:
@@ -66,6 +73,13 @@ def served(tmp_path):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@pytest.fixture
+def served(tmp_path):
+    """`manage.py serve` as an operator starts it; yields (port, output)."""
+    with serving(tmp_path) as (port, _https_port, output, _process):
+        yield port, output
 
 
 def test_serve_starts_an_empty_instance_and_says_how_to_make_the_first_account(served, tmp_path):
@@ -119,7 +133,17 @@ def test_one_address_bound_is_the_one_allowed_and_loopback_adds_nothing():
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(["--port", "0"], "--port должен быть от 1 до 65535."), (["--workers", "0"], "--workers")],
+    [
+        (["--port", "0"], "--port должен быть от 1 до 65535."),
+        (["--workers", "0"], "--workers"),
+        (
+            ["--https-port", "8000"],
+            "--https-port должен быть от 1 до 65535 и отличаться от --port.",
+        ),
+        (["--workers", "2", "--https"], "--https работает в одном процессе"),
+        (["--no-https", "--https-redirect"], "--https-redirect требует HTTPS"),
+        (["--host", "127.0.0.1", "--https-redirect"], "--https-redirect требует HTTPS"),
+    ],
 )
 def test_serve_refuses_a_bad_port_or_worker_count(db, args, message):
     from django.core.management import CommandError
@@ -183,3 +207,83 @@ def test_the_laptops_browser_lands_on_the_set_up_page_of_a_fresh_server(served):
 
     assert response.status == 302
     assert response.getheader("Location") == "/setup/"
+
+
+def test_serve_answers_over_tls_with_the_desk_s_own_authority_beside_plain_http(tmp_path):
+    with serving(tmp_path, "--https-redirect") as (port, https_port, output, process):
+        ca_file = tmp_path / "data" / "tls" / "ca.crt"
+        assert f"HTTPS на порту {https_port}" in output
+        assert str(ca_file) in output
+        trusting_the_desk = ssl.create_default_context(cafile=str(ca_file))
+        for host in ["127.0.0.1", "localhost"]:
+            connection = http.client.HTTPSConnection(
+                host, https_port, context=trusting_the_desk, timeout=10
+            )
+            connection.request("GET", "/login/")
+            response = connection.getresponse()
+            assert response.status == 200, host
+            assert "Вход" in response.read().decode()
+            certificate = connection.sock.getpeercert()
+            assert ("IP Address", "127.0.0.1") in certificate["subjectAltName"]
+            assert ("DNS", "localhost") in certificate["subjectAltName"]
+            connection.close()
+        # A client that trusts only the public authorities refuses it: the desk is its own.
+        with pytest.raises(ssl.SSLCertVerificationError):
+            http.client.HTTPSConnection(
+                "127.0.0.1", https_port, context=ssl.create_default_context(), timeout=10
+            ).request("GET", "/login/")
+
+        # Plain HTTP keeps answering on the laptop itself...
+        assert get("127.0.0.1", port, "/login/", host="localhost")[0] == 200
+        # ...and, redirect turned on, sends a tablet that came by a network address to HTTPS,
+        # except for the certificate it must fetch over plain HTTP first.
+        for address in network.lan_addresses("0.0.0.0"):
+            host = f"[{address}]" if ":" in address else address
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            connection.request("GET", "/login/?next=/", headers={"Host": f"{host}:{port}"})
+            response = connection.getresponse()
+            assert response.status == 302
+            assert response.getheader("Location") == f"https://{host}:{https_port}/login/?next=/"
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            connection.request("GET", "/connect/desk-ca.crt", headers={"Host": host})
+            response = connection.getresponse()
+            assert response.status == 200
+            assert response.getheader("Content-Type") == "application/x-x509-ca-cert"
+            body = response.read()
+            assert body == x509.load_pem_x509_certificate(ca_file.read_bytes()).public_bytes(
+                serialization.Encoding.DER
+            )
+
+        # Ctrl+C stops both listeners and the process.
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=15) == 0
+
+
+def test_serve_says_so_when_the_https_port_is_taken(db):
+    from django.core.management import CommandError
+
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(CommandError, match=f"Порт {port} для HTTPS занят другой программой"):
+            call_command("serve", "--https-port", str(port))
+
+
+def test_the_demo_serves_https_only_when_asked_or_shown_to_the_network():
+    from operations.management.commands.serve import decide_https
+
+    def demo(host, https):
+        return decide_https(
+            https=https,
+            host=host,
+            port=8000,
+            workers=1,
+            https_port=free_port(),
+            https_redirect=False,
+        )
+
+    assert demo("127.0.0.1", None) is False
+    assert demo("127.0.0.1", True) is True
+    assert demo("0.0.0.0", None) is True
+    assert demo("0.0.0.0", False) is False

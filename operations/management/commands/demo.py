@@ -1,3 +1,4 @@
+import argparse
 import contextlib
 import logging
 from collections.abc import Iterator
@@ -9,11 +10,13 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from decks.demo import load_demo_decks
 from floor.demo import load_floor_demo
 from judging.demo import DEMO_PASSWORD, DEMO_USERS, load_demo, load_playoff_demo
-from operations import network
+from operations import network, tls
+from operations.management.commands.serve import DEFAULT_HTTPS_PORT, decide_https, use_lan_https
 from operations.serving import (
     DataFolderInUse,
     folder_in_use_message,
     hold_data_folder,
+    run_servers,
     task_worker,
 )
 
@@ -28,10 +31,35 @@ class Command(BaseCommand):
         parser.add_argument("--no-serve", action="store_true", help="Only prepare the data.")
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument(
+            "--https",
+            action=argparse.BooleanOptionalAction,
+            default=None,
+            help="Also serve HTTPS with a certificate made in the data folder, as `serve` does "
+            "(default: on with --host 0.0.0.0).",
+        )
+        parser.add_argument("--https-port", type=int, default=DEFAULT_HTTPS_PORT)
 
     def handle(
-        self, *args: object, no_serve: bool, host: str, port: int, **options: object
+        self,
+        *args: object,
+        no_serve: bool,
+        host: str,
+        port: int,
+        https: bool | None,
+        https_port: int,
+        **options: object,
     ) -> None:
+        # Checked before the data is loaded, so a taken port is said at once; --no-serve serves
+        # nothing.
+        lan_https = not no_serve and decide_https(
+            https=https,
+            host=host,
+            port=port,
+            workers=1,
+            https_port=https_port,
+            https_redirect=False,
+        )
         with _console_quiet():
             call_command("migrate", interactive=False, verbosity=0)
             # The regional played to its champion first, so that the event in progress is the
@@ -67,17 +95,30 @@ class Command(BaseCommand):
         settings.ALLOWED_HOSTS = network.allowed_hosts_for(host, list(settings.ALLOWED_HOSTS))
         # Compressed, fingerprinted copies of the assets, which browsers may keep for a year.
         call_command("collectstatic", interactive=False, verbosity=0)
-        import uvicorn
 
         try:
-            with hold_data_folder(), task_worker():
-                uvicorn.run(
-                    "config.asgi:application",
-                    host=host,
-                    port=port,
-                    log_config=None,
-                    log_level="info",
-                )
+            with hold_data_folder():
+                certificate = None
+                if lan_https:
+                    certificate = tls.machine_server_certificate(tls.folder_for(settings.DATA_DIR))
+                    use_lan_https(port=port, https_port=https_port, redirect=False)
+                    secure = [
+                        network.url_for(address, https_port, secure=True)
+                        for address in ["localhost", *network.lan_addresses(host)]
+                        if address == "localhost" or address in certificate.addresses
+                    ]
+                    self.stdout.write(
+                        f"HTTPS (tablets work offline there): {' or '.join(secure)}; the "
+                        f"certificate authority to trust is {certificate.cafile}, offered on "
+                        f"{urls[0]}connect/ once signed in as organiser."
+                    )
+                with task_worker():
+                    run_servers(
+                        host=host,
+                        port=port,
+                        https_port=https_port,
+                        certificate=certificate,
+                    )
         except DataFolderInUse as error:
             raise CommandError(folder_in_use_message()) from error
 
