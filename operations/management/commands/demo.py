@@ -72,12 +72,13 @@ class Command(BaseCommand):
         if not public or host in network.ALL_INTERFACES:
             urls.insert(0, network.url_for("localhost", port))
         self.stdout.write(f"Demo tournament: {tournament.name}")
-        self.stdout.write(f"Played to its champion (a top 8): {regional.name}")
         self.stdout.write(
             f"Open {' or '.join(urls)} and sign in with one of (password {DEMO_PASSWORD}):"
         )
         for username, (full_name, _role) in DEMO_USERS.items():
             self.stdout.write(f"  {username:<10} {full_name}")
+        # The logins come first, as the organiser needs them; the finished regional after them.
+        self.stdout.write(f"Played to its champion (a top 8): {regional.name}")
         with _console_quiet():
             players_link = load_floor_demo(tournament=tournament, base_url=urls[0])
         self.stdout.write(players_link)
