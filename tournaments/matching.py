@@ -76,6 +76,9 @@ def augment_from(
     while queue:
         v = queue.popleft()
         for w in adjacency[v]:
+            # mutmut's "and" survives as an equivalent mutant: an edge inside one blossom marks
+            # nothing new below, and v's mate is the inner vertex that brought v in, whose
+            # parent is set, so neither branch below takes it.
             if base[v] == base[w] or mate[v] == w:
                 continue
             if w == root or (mate[w] != -1 and parent[mate[w]] != -1):

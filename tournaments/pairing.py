@@ -164,6 +164,9 @@ class _Pairer:
                     self.played[other].add(position)
         self.points = [entrant.points for entrant in order]
         self.work_left = TOTAL_WORK
+        # What the latest improvement pass left of its IMPROVE_WORK (the tests read how much
+        # work a pass spends and where it gives up).
+        self.improve_work_left = IMPROVE_WORK
 
     def pair(self, round_number: int) -> tuple[_Pairs, int | None]:
         everyone = list(range(len(self.order)))
@@ -269,6 +272,7 @@ class _Pairer:
             difference = points[a] - points[b]
             return difference * difference
 
+        self.improve_work_left = IMPROVE_WORK
         total = sum(cost(a, b) for a, b in pairs)
         bound = _parity_bound([points[p] for p in players])
         if total == bound:
@@ -281,6 +285,8 @@ class _Pairer:
         # Players are in order, best first, so their negated points ascend and bisect finds the
         # players whose points lie within a given distance of anyone's.
         negated = [-points[p] for p in players]
+        # Each start sets its allowance here before extend reads it, so the starting value is
+        # never read (mutmut's "[1]" is an equivalent mutant).
         budget = [0]
 
         def extend(anchor: int, tip: int, gain: int, visited: set[int], depth: int) -> _Pairs:
@@ -321,9 +327,10 @@ class _Pairer:
                         return [(tip, x), *rest]
             return []
 
-        work_left = IMPROVE_WORK
         improved = True
-        while improved and work_left > 0 and total > bound:
+        # With nothing left a start gets an allowance of 0 and spends nothing, so mutmut's
+        # ">= 0" here is equivalent; so is its None for False below (only the truth is read).
+        while improved and self.improve_work_left > 0 and total > bound:
             improved = False
             # The costliest pairs are the likeliest to be worth re-pairing, so they go first, and
             # each start has its own allowance so that one fruitless start cannot use up the rest.
@@ -332,10 +339,10 @@ class _Pairer:
                 key=lambda pair: (-cost(*pair), pair),
             )
             for a, b in starts:
-                allowance = min(IMPROVE_WORK_PER_START, work_left)
+                allowance = min(IMPROVE_WORK_PER_START, self.improve_work_left)
                 budget[0] = allowance
                 cycle = extend(a, b, cost(a, b), {a, b}, 1)
-                work_left -= allowance - max(budget[0], 0)
+                self.improve_work_left -= allowance - max(budget[0], 0)
                 if cycle:
                     for x, y in cycle:
                         mate[x] = y
@@ -343,7 +350,7 @@ class _Pairer:
                     total = sum(cost(x, y) for x, y in mate.items() if x < y)
                     improved = True
                     break
-                if work_left <= 0:
+                if self.improve_work_left <= 0:
                     break
         # No player is their own partner, so mutmut's "a <= b" is an equivalent mutant.
         return [(a, b) for a, b in mate.items() if a < b]
@@ -392,7 +399,9 @@ class _Pairer:
         work = 0
         status = _Status.FOUND
         while True:
-            # Everyone above the last frame's player is already paired, so the scan starts there.
+            # Everyone above the last frame's player is already paired, so the scan starts there;
+            # scanning from 0 (mutmut's "and False") only skips them again, uncounted, and
+            # finds the same player.
             player = stack[-1][0] + 1 if stack else 0
             while player < size and used[player]:
                 player += 1
@@ -453,6 +462,9 @@ class _Pairer:
         adjacency: list[list[int]] = [[] for _player in range(size)]
         for a in range(size):
             met = played[players[a]]
+            # Each pair is added once from its lower end; mutmut's wider ranges add duplicates
+            # and a player's own index, which both matchers skip (``w != v``, same base), in the
+            # same nearest-first order, so they are equivalent mutants.
             for b in range(a + 1, size):
                 if players[b] not in met:
                     adjacency[a].append(b)
@@ -494,6 +506,8 @@ def _parity_bound(points: Sequence[int]) -> int:
     above = 0
     bound = 0
     for higher, lower in pairwise(levels):
+        # Only the parity of ``above`` is read, and -n is odd when n is, so mutmut's "-=" is an
+        # equivalent mutant.
         above += seated[higher]
         if above % 2:
             bound += (higher - lower) ** 2

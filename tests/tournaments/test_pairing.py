@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pytest
 from django.utils import translation
 
-from tournaments import matching, pairing
+from tournaments import pairing
 from tournaments.pairing import Entrant, Pairing, PairingImpossible, pair_swiss
 
 
@@ -69,6 +69,22 @@ def test_round_one_pairs_the_drawn_order_top_down_and_gives_the_bye_to_the_last(
     # Tables and seats follow the standings (here the rank, i.e. the id), not the draw.
     assert [p.first for p in result[:-1]] == sorted(p.first for p in result[:-1])
     assert all(p.first < p.second for p in result[:-1])
+
+
+def test_round_one_ignores_points_carried_in():
+    # Points (say from a previous stage) order the tables and seats, but the draw alone decides
+    # who plays whom and who sits out: the same pairs and bye as with no points at all.
+    plain = [entrant(i) for i in range(1, 8)]
+    carried = [entrant(i, points=3 * (i % 3), rank=8 - i) for i in range(1, 8)]
+    drawn = pair_swiss(entrants=plain, round_number=1, seed=11)
+    result = pair_swiss(entrants=carried, round_number=1, seed=11)
+    assert {frozenset((p.first, p.second)) for p in result} == {
+        frozenset((p.first, p.second)) for p in drawn
+    }
+    assert result[-1] == drawn[-1]
+    by_id = {e.id: e for e in carried}
+    keys = [(-by_id[p.first].points, by_id[p.first].rank) for p in result[:-1]]
+    assert keys == sorted(keys)
 
 
 # Score groups, table order, floating.
@@ -339,34 +355,6 @@ def test_small_fields_agree_with_brute_force(limits, monkeypatch):
         assert (result[-1].first if result[-1].second is None else None) == bye
 
 
-def test_blossom_matching_is_maximum():
-    rng = random.Random(5)
-    for _ in range(400):
-        n = rng.randint(1, 11)
-        edges = [e for e in itertools.combinations(range(n), 2) if rng.random() < rng.random()]
-        adjacency = [[] for _ in range(n)]
-        for a, b in rng.sample(edges, len(edges)):
-            adjacency[a].append(b)
-            adjacency[b].append(a)
-        mate = matching.maximum_matching(adjacency)
-        for v, w in enumerate(mate):
-            assert w == -1 or (mate[w] == v and w in adjacency[v])
-        size = sum(w != -1 for w in mate) // 2
-        assert size == largest_matching(tuple(range(n)), adjacency)
-
-
-def largest_matching(free, adjacency):
-    if not free:
-        return 0
-    head, rest = free[0], free[1:]
-    best = largest_matching(rest, adjacency)
-    for other in rest:
-        if other in adjacency[head]:
-            remaining = tuple(x for x in rest if x != other)
-            best = max(best, 1 + largest_matching(remaining, adjacency))
-    return best
-
-
 # Simulated tournaments.
 
 
@@ -583,8 +571,88 @@ def test_the_parity_bound_adds_the_squared_gaps_of_odd_cuts(points, bound):
     assert pairing._parity_bound(points) == bound
 
 
-def test_the_matching_starts_from_each_players_first_free_preference():
-    # Two maximum matchings exist (0–1 with 3–4, or 0–2 with 1–4); the greedy start in
-    # preference order gives the first, which augmenting paths alone from vertex 0 would not.
-    adjacency = [[1, 2], [4, 0], [0], [4], [1, 3]]
-    assert matching.maximum_matching(adjacency) == [1, 0, -1, 4, 3]
+# The work limits of the search and of the improvement pass. Players are referred to by their
+# index in the pairer's order, as the pass sees them.
+
+
+def pairer_of(points, met=()):
+    """A pairer over players 1..n with these points (best first) and meetings (index pairs)."""
+    opponents = {k: set() for k in range(len(points))}
+    for a, b in met:
+        opponents[a].add(b + 1)
+        opponents[b].add(a + 1)
+    order = [entrant(k + 1, points=value, opponents=opponents[k]) for k, value in enumerate(points)]
+    return pairing._Pairer(order, groups_by_points=True)
+
+
+@pytest.mark.parametrize(
+    ("work", "pairs", "left"),
+    [
+        # From the start 0–2 the pass looks at 2 (the start itself) and then at 3, whose swap saves
+        # everything: the second look finds the cycle, so an allowance of one gives up.
+        pytest.param(1, [(0, 2), (1, 3)], 0, id="one look: gives up"),
+        pytest.param(2, [(0, 1), (2, 3)], 0, id="two looks: found on the last one"),
+        pytest.param(3, [(0, 1), (2, 3)], 1, id="three looks: one left over"),
+    ],
+)
+def test_the_improvement_pass_gives_up_exactly_at_its_work_limit(monkeypatch, work, pairs, left):
+    monkeypatch.setattr(pairing, "IMPROVE_WORK", work)
+    pairer = pairer_of([3, 3, 0, 0])
+    assert pairer._improve([0, 1, 2, 3], [(0, 2), (1, 3)]) == pairs
+    assert pairer.improve_work_left == left
+
+
+def test_the_improvement_pass_stops_at_the_parity_bound():
+    # Three 3s and three 0s: one pair must cross, so 9 is the least; pairs already there cost
+    # the pass nothing, and pairs that reach it by one cycle (two looks) end the pass there.
+    at_bound = pairer_of([3, 3, 3, 0, 0, 0])
+    assert at_bound._improve(list(range(6)), [(0, 1), (2, 3), (4, 5)]) == [(0, 1), (2, 3), (4, 5)]
+    assert at_bound.improve_work_left == pairing.IMPROVE_WORK
+    crossed = pairer_of([3, 3, 3, 0, 0, 0])
+    assert crossed._improve(list(range(6)), [(0, 3), (1, 4), (2, 5)]) == [(0, 1), (3, 4), (2, 5)]
+    assert crossed.improve_work_left == pairing.IMPROVE_WORK - 2
+
+
+def test_a_bracket_whose_search_gave_up_is_not_searched_again_for_the_same_floaters(
+    monkeypatch,
+):
+    # With no work allowed the search gives up after its first look (one unit of work); the
+    # matching then pairs everyone, as few floaters as the search tried, so no second search.
+    monkeypatch.setattr(pairing, "WORK_PER_SEARCH", 0)
+    pairer = pairer_of([3, 3, 3, 3])
+    assert pairer._pair_bracket([0, 1, 2, 3], must_pair_all=True) == ([(0, 1), (2, 3)], [])
+    assert pairer.work_left == pairing.TOTAL_WORK - 1
+
+
+@pytest.mark.parametrize(
+    ("points", "met", "expected"),
+    [
+        pytest.param(
+            {1: 6, 2: 6, 3: 3, 4: 3, 5: 3, 6: 0, 7: 0, 8: 0},
+            [(3, 7), (4, 5), (4, 7), (5, 7), (6, 7), (7, 8)],
+            [(1, 7), (2, 4), (3, 5), (6, 8)],
+            id="7 has met all but the 6s: the cycles only look as far as their gain reaches",
+        ),
+        pytest.param(
+            {1: 12, 2: 11, 3: 11, 4: 9, 5: 7, 6: 7, 7: 5, 8: 3, 9: 2, 10: 1, 11: 1, 12: 0},
+            [(3, 4), (7, 8), (7, 9), (8, 9), (8, 12), (9, 12), (10, 12)],
+            [(1, 3), (2, 4), (5, 7), (6, 8), (9, 10), (11, 12)],
+            id="scattered points: cycles of at most four pairs",
+        ),
+        pytest.param(
+            {1: 6, 2: 4, 3: 4, 4: 4, 5: 3, 6: 3, **dict.fromkeys(range(7, 17), 1), 17: 0, 18: 0},
+            [(1, 5), (2, 4), (3, 4), (4, 5), (5, 6), (5, 7), (7, 8), (7, 10), (7, 11), (7, 14)]
+            + [(8, 9), (8, 10), (8, 11), (8, 15), (9, 10), (9, 13), (10, 11), (10, 13)]
+            + [(10, 15), (10, 16), (13, 15), (13, 16), (15, 16)],
+            [(1, 3), (2, 5), (4, 6), (7, 16), (8, 12), (9, 15), (10, 14), (11, 13), (17, 18)],
+            id="ten 1s: past its few swaps in a group the scan goes on to the rest",
+        ),
+    ],
+)
+def test_the_improvement_pass_reaches_the_best_pairing_exactly_so(points, met, expected):
+    # Both fields have other pairings of the same least cost; the pass stops at the first one
+    # its bounded cycles reach, which is this one.
+    field = field_of(met, points=points)
+    result = pair_swiss(entrants=field, round_number=5, seed=0)
+    assert pairs_of(result) == expected
+    assert squared_difference(tables_of(field, result)) == least_squared_difference(field)
