@@ -50,3 +50,25 @@ function labelReportTables(root) {
 }
 document.addEventListener("DOMContentLoaded", () => labelReportTables(document));
 document.addEventListener("htmx:afterSwap", (event) => labelReportTables(event.target.parentNode || document));
+
+// A live region that holds forms (data-hold-while-typing) is not re-fetched over what a person is
+// typing: the refresh waits until the form is sent (which loads the page anew) or until nothing
+// typed is left in it. Nothing a judge entered is lost to someone else's change.
+document.addEventListener("input", (event) => {
+  const form = event.target.closest && event.target.closest("[data-hold-while-typing] form");
+  if (form) {
+    form.dataset.typed = "1";
+  }
+});
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const target = event.detail.target;
+  if (
+    target &&
+    target.matches &&
+    target.matches("[data-hold-while-typing]") &&
+    target.querySelector("form[data-typed]")
+  ) {
+    event.detail.shouldSwap = false;
+    target.classList.add("held");
+  }
+});

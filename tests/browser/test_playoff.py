@@ -52,6 +52,15 @@ def test_24_players_swiss_then_a_top_8_to_a_champion(live_server, page, screensh
     expect(first.locator(".score").nth(1)).to_have_text("1")
     screenshot(page, "playoff-quarter-finals")
     enter(page, "0-0", 2, 1)
+    # A live refresh of the bracket (another table's result) waits while a score is being typed.
+    typing = page.locator('article[data-slot="0-1"] input[name=player1_wins]')
+    typing.fill("2")
+    page.evaluate(
+        "htmx.ajax('GET', document.querySelector('#playoff-bracket').getAttribute('hx-get'),"
+        " {target: '#playoff-bracket', swap: 'outerHTML'})"
+    )
+    expect(page.locator("#playoff-bracket.held")).to_be_visible()
+    expect(typing).to_have_value("2")
     for slot in ("0-1", "0-2", "0-3"):
         enter(page, slot, 2, 0)
     page.get_by_role("button", name="Опубликовать следующий тур плей-офф").click()
