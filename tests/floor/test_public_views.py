@@ -294,6 +294,8 @@ def test_a_deferred_game_loss_is_shown_to_both_players_before_they_report(desk):
         assert "Поражение в партии по пенальти приходится на партию этого матча" in page
         assert "на эту партию приходится поражение в партии по пенальти" in page
         assert 'name="game_2"' not in page and 'name="game_1"' in page
+
+
 def _final_published():
     """Four players, one Swiss round played, a top 2 published: the final is under way."""
     from tests.factories import Desk
