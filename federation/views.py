@@ -5,6 +5,7 @@ list, the organiser's API keys, and the published schemas."""
 import datetime
 from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,6 +22,7 @@ from core.http import DeskRequest, message_refusal
 from federation import selectors, services
 from federation.files import SCHEMAS
 from federation.forms import ApiKeyForm, FileForm, LiftForm, SearchForm, SuspendForm, TermForm
+from federation.models import MembershipSuspension
 from federation.permissions import is_coordinator, is_federation_staff
 from tournaments.access import Access, staff_view
 from tournaments.models import StaffRole
@@ -152,70 +154,78 @@ def _refuse_form(request: DeskRequest, form: SuspendForm | TermForm | LiftForm) 
             )
 
 
+def _act_on_form(
+    request: DeskRequest,
+    form: SuspendForm | TermForm | LiftForm,
+    act: Callable[[dict[str, Any]], object],
+    done: str,
+) -> None:
+    """The coordinator's form on a player's page: ``act`` with what it says and ``done`` as the
+    message, a refusal as a message, or each of the form's errors as a message."""
+    if not form.is_valid():
+        _refuse_form(request, form)
+        return
+    try:
+        act(form.cleaned_data)
+    except DomainError as error:
+        message_refusal(request, error)
+    else:
+        messages.success(request, done)
+
+
+def _suspension_or_404(pk: int) -> MembershipSuspension:
+    suspension = selectors.suspension_of(pk=pk)
+    if suspension is None:
+        raise Http404
+    return suspension
+
+
 @federation_view
 @require_POST
 def suspend(request: DeskRequest, pk: int) -> HttpResponse:
     found = selectors.player_of(pk=pk)
     if found is None:
         raise Http404
-    form = SuspendForm(request.POST)
-    if form.is_valid():
-        try:
-            services.suspend_player(
-                player=found,
-                starts_on=form.cleaned_data["starts_on"],
-                ends_on=form.cleaned_data["ends_on"],
-                reason=form.cleaned_data["reason"],
-                by=request.user,
-            )
-            messages.success(request, _("The membership is suspended."))
-        except DomainError as error:
-            message_refusal(request, error)
-    else:
-        _refuse_form(request, form)
+    _act_on_form(
+        request,
+        SuspendForm(request.POST),
+        lambda data: services.suspend_player(
+            player=found,
+            starts_on=data["starts_on"],
+            ends_on=data["ends_on"],
+            reason=data["reason"],
+            by=request.user,
+        ),
+        _("The membership is suspended."),
+    )
     return redirect("federation:player", found.pk)
 
 
 @federation_view
 @require_POST
 def set_term(request: DeskRequest, pk: int) -> HttpResponse:
-    suspension = selectors.suspension_of(pk=pk)
-    if suspension is None:
-        raise Http404
-    form = TermForm(request.POST)
-    if form.is_valid():
-        try:
-            services.set_term(
-                suspension=suspension,
-                ends_on=form.cleaned_data["ends_on"],
-                reason=form.cleaned_data["reason"],
-                by=request.user,
-            )
-            messages.success(request, _("The suspension's term is set."))
-        except DomainError as error:
-            message_refusal(request, error)
-    else:
-        _refuse_form(request, form)
+    suspension = _suspension_or_404(pk)
+    _act_on_form(
+        request,
+        TermForm(request.POST),
+        lambda data: services.set_term(
+            suspension=suspension, ends_on=data["ends_on"], reason=data["reason"], by=request.user
+        ),
+        _("The suspension's term is set."),
+    )
     return redirect("federation:player", suspension.player_id)
 
 
 @federation_view
 @require_POST
 def lift(request: DeskRequest, pk: int) -> HttpResponse:
-    suspension = selectors.suspension_of(pk=pk)
-    if suspension is None:
-        raise Http404
-    form = LiftForm(request.POST)
-    if form.is_valid():
-        try:
-            services.lift(
-                suspension=suspension, reason=form.cleaned_data["reason"], by=request.user
-            )
-            messages.success(request, _("The suspension is lifted."))
-        except DomainError as error:
-            message_refusal(request, error)
-    else:
-        _refuse_form(request, form)
+    suspension = _suspension_or_404(pk)
+    _act_on_form(
+        request,
+        LiftForm(request.POST),
+        lambda data: services.lift(suspension=suspension, reason=data["reason"], by=request.user),
+        _("The suspension is lifted."),
+    )
     return redirect("federation:player", suspension.player_id)
 
 
