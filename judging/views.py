@@ -4,7 +4,7 @@ Views stay thin: the services rule and write; the selectors read.
 """
 
 import uuid
-from typing import Any, cast
+from typing import cast
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -219,21 +219,7 @@ def issue(request: DeskRequest, access: Access) -> HttpResponse:
         context = _log_context(request, access, registration, form)
         return render(request, "judging/infraction_log.html", context)
     try:
-        outcome = services.issue_penalty(
-            # The service reads the player under its lock and refuses one of another tournament,
-            # so the submit does not read them first: the key and the tournament are enough.
-            registration=Registration(pk=form.cleaned_data["player"], tournament=access.tournament),
-            infraction_code=form.cleaned_data["infraction"],
-            moment=form.cleaned_data["moment"],
-            deferred=form.cleaned_data["deferred"],
-            sub_item=form.cleaned_data["sub_item_letter"],
-            note=form.cleaned_data["note"],
-            issued_by=request.user,
-            client_key=form.cleaned_data["client_key"],
-            confirm_second=form.cleaned_data["confirm_second"],
-            issuer_roles=access.roles,
-            **_tablet_reading(form),
-        )
+        outcome = _issue_from_form(request, access, form)
     except services.SecondPenaltyUnconfirmed as second:
         # Not a line in the preview: the form again, stopped, naming the first record, with a
         # separate button that sends the explicit confirmation (and the same key).
@@ -253,14 +239,31 @@ def issue(request: DeskRequest, access: Access) -> HttpResponse:
     return redirect("judging:record", slug=access.tournament.slug, record_id=outcome.record.pk)
 
 
-def _tablet_reading(form: InfractionForm) -> dict[str, Any]:
-    """What the tablet's script adds to the form: its clock when the penalty was entered and
-    sent, and the round its page showed."""
-    return {
-        "entered_at": form.cleaned_data["entered_at"],
-        "sent_at": form.cleaned_data["sent_at"],
-        "round_seen": form.cleaned_data["round_seen"],
-    }
+def _issue_from_form(
+    request: DeskRequest, access: Access, form: InfractionForm
+) -> services.PenaltyOutcome:
+    """The penalty a valid infraction form asks for, issued by the judge who sent it (from the
+    page or from the tablet's queue alike)."""
+    data = form.cleaned_data
+    return services.issue_penalty(
+        # The service reads the player under its lock and refuses one of another tournament,
+        # so the submit does not read them first: the key and the tournament are enough.
+        registration=Registration(pk=data["player"], tournament=access.tournament),
+        infraction_code=data["infraction"],
+        moment=data["moment"],
+        deferred=data["deferred"],
+        sub_item=data["sub_item_letter"],
+        note=data["note"],
+        issued_by=request.user,
+        client_key=data["client_key"],
+        confirm_second=data["confirm_second"],
+        issuer_roles=access.roles,
+        # What the tablet's script adds to the form: its clock when the penalty was entered and
+        # sent, and the round its page showed.
+        entered_at=data["entered_at"],
+        sent_at=data["sent_at"],
+        round_seen=data["round_seen"],
+    )
 
 
 @require_POST
@@ -273,19 +276,7 @@ def issue_queued(request: DeskRequest, access: Access) -> HttpResponse:
     if not form.is_valid():
         return _refused("bad_form", form_message(form), status=400)
     try:
-        outcome = services.issue_penalty(
-            registration=Registration(pk=form.cleaned_data["player"], tournament=access.tournament),
-            infraction_code=form.cleaned_data["infraction"],
-            moment=form.cleaned_data["moment"],
-            deferred=form.cleaned_data["deferred"],
-            sub_item=form.cleaned_data["sub_item_letter"],
-            note=form.cleaned_data["note"],
-            issued_by=request.user,
-            client_key=form.cleaned_data["client_key"],
-            confirm_second=form.cleaned_data["confirm_second"],
-            issuer_roles=access.roles,
-            **_tablet_reading(form),
-        )
+        outcome = _issue_from_form(request, access, form)
     except DomainError as error:
         return _refused(error.code, str(error.message), status=409)
     record = outcome.record
