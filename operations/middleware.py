@@ -1,4 +1,5 @@
-"""The request id: made first, before any other middleware can fail, and sent back as a header."""
+"""The request id (made first, before any other middleware can fail, and sent back as a header)
+and the LAN redirect to HTTPS; both serve under WSGI and ASGI alike."""
 
 from collections.abc import Awaitable, Callable
 from inspect import iscoroutinefunction
@@ -14,7 +15,10 @@ from operations.logs import bind_request_id, new_request_id, unbind_request_id
 HEADER = "X-Request-ID"
 
 
-class RequestIdMiddleware:
+class SyncOrAsyncMiddleware:
+    """A middleware that serves under WSGI and ASGI alike: it is asynchronous exactly when the
+    rest of the chain (``get_response``) is."""
+
     sync_capable = True
     async_capable = True
 
@@ -27,6 +31,13 @@ class RequestIdMiddleware:
         self.is_async = iscoroutinefunction(get_response)
         if self.is_async:
             markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase | Awaitable[HttpResponseBase]:
+        raise NotImplementedError
+
+
+class RequestIdMiddleware(SyncOrAsyncMiddleware):
+    """Each request gets an id, bound to its log lines and sent back in ``X-Request-ID``."""
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase | Awaitable[HttpResponseBase]:
         if self.is_async:
@@ -51,7 +62,7 @@ class RequestIdMiddleware:
         return response
 
 
-class LanHttpsRedirectMiddleware:
+class LanHttpsRedirectMiddleware(SyncOrAsyncMiddleware):
     """With ``serve --https-redirect``, a tablet's page asked for over plain HTTP is sent to the
     same address over the laptop's own HTTPS (``DESK_LAN_HTTPS_PORT``).
 
@@ -62,20 +73,7 @@ class LanHttpsRedirectMiddleware:
     remembers a permanent redirect after the organiser turns it off.
     """
 
-    sync_capable = True
-    async_capable = True
-
     EXEMPT = ("/healthz", "/connect/desk-ca.crt")
-
-    def __init__(
-        self,
-        get_response: Callable[[HttpRequest], HttpResponseBase]
-        | Callable[[HttpRequest], Awaitable[HttpResponseBase]],
-    ) -> None:
-        self.get_response = get_response
-        self.is_async = iscoroutinefunction(get_response)
-        if self.is_async:
-            markcoroutinefunction(self)
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase | Awaitable[HttpResponseBase]:
         redirect = self.redirect(request)
