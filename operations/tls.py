@@ -123,6 +123,22 @@ def valid_host_name(name: str) -> bool:
     return bool(name) and len(name) <= 253 and all(_LABEL.match(label) for label in labels)
 
 
+def _key_usage(*, signs_certificates: bool) -> x509.KeyUsage:
+    """What a desk key may do: sign (the TLS handshake), and for the authority's key also sign
+    certificates and revocation lists."""
+    return x509.KeyUsage(
+        digital_signature=True,
+        content_commitment=False,
+        key_encipherment=False,
+        data_encipherment=False,
+        key_agreement=False,
+        key_cert_sign=signs_certificates,
+        crl_sign=signs_certificates,
+        encipher_only=False,
+        decipher_only=False,
+    )
+
+
 def certificate_authority(
     folder: Path, *, host_name: str = "", now: datetime.datetime | None = None
 ) -> tuple[x509.Certificate, ec.EllipticCurvePrivateKey]:
@@ -162,20 +178,7 @@ def certificate_authority(
         .not_valid_before(now - BACKDATE)
         .not_valid_after(now + datetime.timedelta(days=CA_DAYS))
         .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=True,
-                content_commitment=False,
-                key_encipherment=False,
-                data_encipherment=False,
-                key_agreement=False,
-                key_cert_sign=True,
-                crl_sign=True,
-                encipher_only=False,
-                decipher_only=False,
-            ),
-            critical=True,
-        )
+        .add_extension(_key_usage(signs_certificates=True), critical=True)
         .add_extension(
             x509.NameConstraints(permitted_subtrees=permitted, excluded_subtrees=None),
             critical=True,
@@ -208,18 +211,22 @@ def server_certificate(
     ca, ca_key = certificate_authority(folder, host_name=host_name, now=now)
     wanted_ips, wanted_names, left_out = _within_constraints(ca, addresses, names)
     cert_path, key_path = folder / SERVER_CERT, folder / SERVER_KEY
-    current = _current_server_certificate(cert_path, key_path, ca)
-    if current is not None and _still_fits(current, wanted_ips, wanted_names, now):
-        _owner_only(key_path)
+
+    def answer(*, issued: bool) -> ServerCertificate:
         return ServerCertificate(
             cert_path,
             key_path,
             folder / CA_CERT,
             tuple(str(ip) for ip in wanted_ips),
             tuple(wanted_names),
-            issued=False,
+            issued=issued,
             left_out=tuple(left_out),
         )
+
+    current = _current_server_certificate(cert_path, key_path, ca)
+    if current is not None and _still_fits(current, wanted_ips, wanted_names, now):
+        _owner_only(key_path)
+        return answer(issued=False)
     key = ec.generate_private_key(ec.SECP256R1())
     alternative_names: list[x509.GeneralName] = [x509.DNSName(name) for name in wanted_names]
     alternative_names += [x509.IPAddress(ip) for ip in wanted_ips]
@@ -240,20 +247,7 @@ def server_certificate(
         .not_valid_before(now - BACKDATE)
         .not_valid_after(min(now + datetime.timedelta(days=SERVER_DAYS), ca.not_valid_after_utc))
         .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=True,
-                content_commitment=False,
-                key_encipherment=False,
-                data_encipherment=False,
-                key_agreement=False,
-                key_cert_sign=False,
-                crl_sign=False,
-                encipher_only=False,
-                decipher_only=False,
-            ),
-            critical=True,
-        )
+        .add_extension(_key_usage(signs_certificates=False), critical=True)
         .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
         .add_extension(x509.SubjectAlternativeName(alternative_names), critical=False)
         .add_extension(
@@ -265,15 +259,7 @@ def server_certificate(
     )
     _write(key_path, _key_pem(key), private=True)
     _write(cert_path, certificate.public_bytes(serialization.Encoding.PEM), private=False)
-    return ServerCertificate(
-        cert_path,
-        key_path,
-        folder / CA_CERT,
-        tuple(str(ip) for ip in wanted_ips),
-        tuple(wanted_names),
-        issued=True,
-        left_out=tuple(left_out),
-    )
+    return answer(issued=True)
 
 
 def machine_server_certificate(folder: Path) -> ServerCertificate:
