@@ -247,25 +247,42 @@ class Response:
     body: bytes
 
 
-async def fetch(port: int, path: str, headers: dict[str, str] | None = None) -> Response:
+async def request(
+    port: int, method: str, path: str, headers: dict[str, str], body: str = ""
+) -> Response:
+    """One request on its own connection (a phone's); ``body`` is a urlencoded form."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     try:
-        lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"]
-        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
-        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"]
+        lines += [f"{name}: {value}" for name, value in headers.items()]
+        if method == "POST":
+            lines += [
+                "Content-Type: application/x-www-form-urlencoded",
+                f"Content-Length: {len(body.encode())}",
+            ]
+        writer.write(("\r\n".join(lines) + "\r\n\r\n" + body).encode())
         await writer.drain()
         raw = await reader.read()
     finally:
         writer.close()
         with contextlib.suppress(OSError):
             await writer.wait_closed()
-    head, _, body = raw.partition(b"\r\n\r\n")
+    head, _, answer = raw.partition(b"\r\n\r\n")
     status_line, *header_lines = head.decode("latin-1").split("\r\n")
-    parsed = {}
+    parsed: dict[str, str] = {}
     for line in header_lines:
         name, _, value = line.partition(":")
-        parsed[name.strip().lower()] = value.strip()
-    return Response(int(status_line.split()[1]), parsed, body)
+        key = name.strip().lower()
+        if key == "set-cookie":
+            parsed[key] = parsed.get(key, "") + "\n" + value.strip()
+        else:
+            parsed[key] = value.strip()
+    return Response(int(status_line.split()[1]), parsed, answer)
+
+
+async def fetch(port: int, path: str, headers: dict[str, str] | None = None) -> Response:
+    """A GET on its own connection."""
+    return await request(port, "GET", path, headers or {})
 
 
 PHONE_HEADERS = {"Accept-Encoding": "gzip, deflate, br", "Accept-Language": "ru"}
@@ -318,39 +335,6 @@ async def phone(
         figures.not_modified += clock.status == 304
         etag = clock.headers.get("etag", etag)
         next_poll += CLOCK_POLL_SECONDS
-
-
-async def request(
-    port: int, method: str, path: str, headers: dict[str, str], body: str = ""
-) -> Response:
-    """One request on its own connection (a phone's); ``body`` is a urlencoded form."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    try:
-        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Connection: close"]
-        lines += [f"{name}: {value}" for name, value in headers.items()]
-        if method == "POST":
-            lines += [
-                "Content-Type: application/x-www-form-urlencoded",
-                f"Content-Length: {len(body.encode())}",
-            ]
-        writer.write(("\r\n".join(lines) + "\r\n\r\n" + body).encode())
-        await writer.drain()
-        raw = await reader.read()
-    finally:
-        writer.close()
-        with contextlib.suppress(OSError):
-            await writer.wait_closed()
-    head, _, answer = raw.partition(b"\r\n\r\n")
-    status_line, *header_lines = head.decode("latin-1").split("\r\n")
-    parsed: dict[str, str] = {}
-    for line in header_lines:
-        name, _, value = line.partition(":")
-        key = name.strip().lower()
-        if key == "set-cookie":
-            parsed[key] = parsed.get(key, "") + "\n" + value.strip()
-        else:
-            parsed[key] = value.strip()
-    return Response(int(status_line.split()[1]), parsed, answer)
 
 
 @dataclass
