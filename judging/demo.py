@@ -77,6 +77,31 @@ def ensure_demo_users() -> dict[str, User]:
     return made
 
 
+def _staffed_demo_tournament(
+    users: dict[str, User],
+    *,
+    name: str,
+    slug: str,
+    head_judge_is_official: bool = False,
+    rounds_planned: int | None = None,
+) -> Tournament:
+    """A professional-level, best-of-three demo tournament today at the demo club, with every
+    demo user on its staff in their role."""
+    tournament = tournament_services.create_tournament(
+        date=datetime.date.today(),
+        level="professional",
+        venue="Клуб «Лабиринт», Москва",
+        best_of=3,
+        name=name,
+        slug=slug,
+        head_judge_is_official=head_judge_is_official,
+        rounds_planned=rounds_planned,
+    )
+    for username, (_name, role) in DEMO_USERS.items():
+        tournament_services.add_staff(tournament=tournament, user=users[username], role=role)
+    return tournament
+
+
 def load_demo() -> Tournament:
     """Create the demo tournament once; a second call finds it and changes nothing.
 
@@ -90,18 +115,10 @@ def load_demo() -> Tournament:
     if existing is not None:
         return existing
     with transaction.atomic():
-        tournament = tournament_services.create_tournament(
-            name="Кубок «Берсерк. Герои» — демо",
-            slug=DEMO_SLUG,
-            date=datetime.date.today(),
-            level="professional",
-            venue="Клуб «Лабиринт», Москва",
-            best_of=3,
-            head_judge_is_official=True,
+        tournament = _staffed_demo_tournament(
+            users, name="Кубок «Берсерк. Герои» — демо", slug=DEMO_SLUG, head_judge_is_official=True
         )
         tournament_services.update_tournament(tournament=tournament, rounds_planned=5)
-        for username, (_name, role) in DEMO_USERS.items():
-            tournament_services.add_staff(tournament=tournament, user=users[username], role=role)
         players = {}
         for number, (name, city) in enumerate(DEMO_PLAYERS, start=1):
             player, _created = Player.objects.get_or_create(
@@ -271,17 +288,12 @@ def load_playoff_demo() -> Tournament:
     if existing is not None:
         return existing
     with transaction.atomic():
-        tournament = tournament_services.create_tournament(
+        tournament = _staffed_demo_tournament(
+            users,
             name="Региональный турнир «Берсерк. Герои» — демо плей-офф",
             slug=PLAYOFF_DEMO_SLUG,
-            date=datetime.date.today(),
-            level="professional",
-            venue="Клуб «Лабиринт», Москва",
-            best_of=3,
             rounds_planned=4,
         )
-        for username, (_name, role) in DEMO_USERS.items():
-            tournament_services.add_staff(tournament=tournament, user=users[username], role=role)
         for number, (name, city) in enumerate(DEMO_PLAYERS, start=1):
             player, _created = Player.objects.get_or_create(
                 membership_id=f"BH-{10000 + number}", defaults={"name": name, "city": city}
