@@ -4,8 +4,8 @@ each is shown in the report and exported as CSV and XLSX."""
 
 import datetime
 import statistics
-from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -15,7 +15,7 @@ from core.people import display_name
 from floor import selectors
 from floor.models import JudgeCall, ReportEntry, TimeExtension
 from judging.report import Column, ReportSection, Table
-from judging.report.tables import CellValue
+from judging.report.tables import table_of
 from tournaments.match_history import HistoryLine
 from tournaments.models import Match, Tournament
 
@@ -49,29 +49,23 @@ def read_extensions(*, tournament: Tournament, whole: bool) -> Extensions:
 
 def extensions_table(*, tournament: Tournament) -> Table:
     columns = [
-        Column(_("Round"), 7),
-        Column(_("Table"), 7),
-        Column(_("Player"), 28),
-        Column(_("Opponent"), 28),
-        Column(_("Minutes"), 8),
-        Column(_("Reason"), 18),
-        Column(_("Judge"), 20),
-        Column(_("Time"), 17),
+        Column(_("Round"), 7, attrgetter("match.round.number")),
+        Column(_("Table"), 7, attrgetter("match.table")),
+        Column(_("Player"), 28, attrgetter("match.player1.player.name")),
+        Column(
+            _("Opponent"),
+            28,
+            lambda extension: (
+                extension.match.player2.player.name if extension.match.player2 else ""
+            ),
+        ),
+        Column(_("Minutes"), 8, attrgetter("minutes")),
+        Column(_("Reason"), 18, lambda extension: str(extension.get_reason_display())),
+        Column(_("Judge"), 20, lambda extension: display_name(extension.given_by)),
+        Column(_("Time"), 17, lambda extension: _local(extension.given_at)),
     ]
-    rows: Iterable[list[CellValue]] = (
-        [
-            extension.match.round.number,
-            extension.match.table,
-            extension.match.player1.player.name,
-            extension.match.player2.player.name if extension.match.player2 else "",
-            extension.minutes,
-            str(extension.get_reason_display()),
-            display_name(extension.given_by),
-            _local(extension.given_at),
-        ]
-        for extension in selectors.report_extensions(tournament=tournament)
-    )
-    return Table(title=_("Time extensions"), columns=columns, rows=rows)
+    extensions = selectors.report_extensions(tournament=tournament)
+    return table_of(_("Time extensions"), columns, extensions)
 
 
 @dataclass(frozen=True)
@@ -99,29 +93,29 @@ def read_calls(*, tournament: Tournament, whole: bool) -> Calls:
 
 def calls_table(*, tournament: Tournament) -> Table:
     columns = [
-        Column(_("Round"), 7),
-        Column(_("Table"), 7),
-        Column(_("Called at"), 17),
-        Column(_("Taken after, seconds"), 12),
-        Column(_("Resolved after, seconds"), 12),
-        Column(_("Judge"), 20),
-        Column(_("Sent to the head judge"), 12),
-        Column(_("Status"), 18),
+        Column(_("Round"), 7, attrgetter("round.number")),
+        Column(_("Table"), 7, attrgetter("table")),
+        Column(_("Called at"), 17, lambda call: _local(call.created_at)),
+        Column(
+            _("Taken after, seconds"), 12, lambda call: _seconds(call.claimed_at, call.created_at)
+        ),
+        Column(
+            _("Resolved after, seconds"),
+            12,
+            lambda call: _seconds(call.resolved_at, call.created_at),
+        ),
+        Column(
+            _("Judge"), 20, lambda call: display_name(call.claimed_by) if call.claimed_by else ""
+        ),
+        Column(
+            _("Sent to the head judge"),
+            12,
+            lambda call: _("yes") if call.escalated_at else _("no"),
+        ),
+        Column(_("Status"), 18, lambda call: str(call.get_status_display())),
     ]
-    rows: Iterable[list[CellValue]] = (
-        [
-            call.round.number,
-            call.table,
-            _local(call.created_at),
-            _seconds(call.claimed_at, call.created_at),
-            _seconds(call.resolved_at, call.created_at),
-            display_name(call.claimed_by) if call.claimed_by else "",
-            _("yes") if call.escalated_at else _("no"),
-            str(call.get_status_display()),
-        ]
-        for call in selectors.report_calls(tournament=tournament)
-    )
-    return Table(title=_("Judge calls"), columns=columns, rows=rows)
+    calls = selectors.report_calls(tournament=tournament)
+    return table_of(_("Judge calls"), columns, calls)
 
 
 # The players' own reports of results (issue 35) ------------------------------------------
@@ -160,25 +154,15 @@ def read_reports(*, tournament: Tournament, whole: bool) -> Reports:
 
 def reports_table(*, tournament: Tournament) -> Table:
     columns = [
-        Column(_("Round"), 7),
-        Column(_("Table"), 7),
-        Column(_("Player"), 28),
-        Column(_("Step"), 22),
-        Column(_("Games"), 30),
-        Column(_("Time"), 17),
+        Column(_("Round"), 7, attrgetter("round.number")),
+        Column(_("Table"), 7, attrgetter("match.table")),
+        Column(_("Player"), 28, player_of),
+        Column(_("Step"), 22, lambda entry: str(entry.get_action_display())),
+        Column(_("Games"), 30, games_in_words),
+        Column(_("Time"), 17, lambda entry: _local(entry.at)),
     ]
-    rows: Iterable[list[CellValue]] = (
-        [
-            entry.round.number,
-            entry.match.table,
-            player_of(entry),
-            str(entry.get_action_display()),
-            games_in_words(entry),
-            _local(entry.at),
-        ]
-        for entry in selectors.report_for_report(tournament=tournament)
-    )
-    return Table(title=_("Results reported by players"), columns=columns, rows=rows)
+    entries = selectors.report_for_report(tournament=tournament)
+    return table_of(_("Results reported by players"), columns, entries)
 
 
 def history_lines(match: Match) -> list[HistoryLine]:

@@ -4,15 +4,15 @@ bracket's matches with how a level match was decided, and the losses a player ou
 will never serve. Registered as report sections from ``JudgingConfig.ready()``; each is shown in
 the report and exported as CSV and XLSX."""
 
-from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from judging.models import PenaltyRecord
 from judging.report.sections import ReportSection
-from judging.report.tables import CellValue, Column, Table
+from judging.report.tables import Column, Table, table_of
 from tournaments import playoff_selectors
 from tournaments.models import Match, MatchEnd, Tournament
 
@@ -71,65 +71,59 @@ def _went_out(row: playoff_selectors.FinalRow) -> str:
 def playoff_table(*, tournament: Tournament) -> Table:
     yes, no = _("yes"), _("no")
     columns = [
-        Column("#", 6),
-        Column(_("Player"), 28),
-        Column(_("Membership id"), 14),
-        Column(_("Seed"), 7),
-        Column(_("Went out in"), 18),
-        Column(_("Place after the Swiss rounds"), 10),
-        Column(_("Status"), 16),
-        Column(_("May receive a prize"), 12),
+        Column("#", 6, attrgetter("place")),
+        Column(_("Player"), 28, attrgetter("registration.player.name")),
+        Column(_("Membership id"), 14, attrgetter("registration.player.membership_id")),
+        Column(_("Seed"), 7, attrgetter("seed")),
+        Column(
+            _("Went out in"), 18, lambda row: _went_out(row) if row.in_cut else _("Swiss rounds")
+        ),
+        Column(_("Place after the Swiss rounds"), 10, attrgetter("swiss_position")),
+        Column(_("Status"), 16, lambda row: _("disqualified") if row.disqualified else ""),
+        Column(_("May receive a prize"), 12, lambda row: no if row.without_prize else yes),
     ]
-    rows: Iterable[list[CellValue]] = (
-        [
-            row.place,
-            row.registration.player.name,
-            row.registration.player.membership_id,
-            row.seed,
-            _went_out(row) if row.in_cut else _("Swiss rounds"),
-            row.swiss_position,
-            _("disqualified") if row.disqualified else "",
-            no if row.without_prize else yes,
-        ]
-        for row in playoff_selectors.final_standings(tournament=tournament)
+    rows = playoff_selectors.final_standings(tournament=tournament)
+    return table_of(_("Final standings"), columns, rows)
+
+
+def _score(match: Match) -> str:
+    return f"{match.player1_wins}–{match.player2_wins}" + (
+        f" ({match.draws})" if match.draws else ""
     )
-    return Table(title=_("Final standings"), columns=columns, rows=rows)
+
+
+def _winner(match: Match) -> str:
+    pk = match.won_by
+    player = match.player1 if pk == match.player1_id else match.player2
+    return str(player.player.name) if pk is not None and player is not None else ""
 
 
 def playoff_matches_table(*, tournament: Tournament) -> Table:
     labels = _labels(tournament)
     columns = [
-        Column(_("Round"), 16),
-        Column(_("Table"), 7),
-        Column(_("Player"), 28),
-        Column(_("Opponent"), 28),
-        Column(_("Score"), 9),
-        Column(_("Winner"), 28),
-        Column(_("How it ended"), 28),
-        Column(_("How it was decided"), 40),
+        Column(_("Round"), 16, lambda match: labels.get(match.round.number, match.round.number)),
+        Column(_("Table"), 7, attrgetter("table")),
+        Column(_("Player"), 28, attrgetter("player1.player.name")),
+        Column(
+            _("Opponent"),
+            28,
+            lambda match: match.player2.player.name if match.player2 is not None else "",
+        ),
+        Column(_("Score"), 9, _score),
+        Column(_("Winner"), 28, _winner),
+        Column(
+            _("How it ended"),
+            28,
+            lambda match: str(MatchEnd(match.end_reason).label) if match.end_reason else "",
+        ),
+        Column(_("How it was decided"), 40, attrgetter("decided_how")),
     ]
-
-    def name(match: Match, pk: int | None) -> str:
-        player = match.player1 if pk == match.player1_id else match.player2
-        return str(player.player.name) if pk is not None and player is not None else ""
-
-    rows: Iterable[list[CellValue]] = (
-        [
-            labels.get(match.round.number, match.round.number),
-            match.table,
-            match.player1.player.name,
-            match.player2.player.name if match.player2 is not None else "",
-            f"{match.player1_wins}–{match.player2_wins}"
-            + (f" ({match.draws})" if match.draws else ""),
-            name(match, match.won_by),
-            str(MatchEnd(match.end_reason).label) if match.end_reason else "",
-            match.decided_how,
-        ]
-        for match in Match.objects.filter(round__tournament=tournament, round__playoff=True)
+    matches = (
+        Match.objects.filter(round__tournament=tournament, round__playoff=True)
         .select_related("round", "player1__player", "player2__player")
         .order_by("round__number", "table")
     )
-    return Table(title=_("Playoff matches"), columns=columns, rows=rows)
+    return table_of(_("Playoff matches"), columns, matches)
 
 
 SECTIONS = [

@@ -46,8 +46,9 @@ class Table:
     rows: Iterable[list[CellValue]]
 
 
-def _table[Row](title: str, columns: list[Column], items: Iterable[Row]) -> Table:
-    """The table whose rows are the columns' cells of each item, read as they are written."""
+def table_of[Row](title: str, columns: list[Column], items: Iterable[Row]) -> Table:
+    """The table whose rows are the columns' cells of each item, read as they are written: the
+    one way every export (the report's own and the sections other apps add) builds its rows."""
     cells = [column.cell or (lambda item: None) for column in columns]
     return Table(
         title=title, columns=columns, rows=([cell(item) for cell in cells] for item in items)
@@ -85,7 +86,7 @@ def penalties_table(*, tournament: Tournament) -> Table:
         ),
     ]
     records = penalties_in_force(tournament=tournament)
-    return _table(_("Penalties"), columns, penalty_rows(records=records))
+    return table_of(_("Penalties"), columns, penalty_rows(records=records))
 
 
 def standings_table(*, tournament: Tournament) -> Table:
@@ -113,7 +114,7 @@ def standings_table(*, tournament: Tournament) -> Table:
         Column(_("Status"), 16, status),
         Column(_("May receive a prize"), 12, lambda row: yes if row.prize_eligible else no),
     ]
-    return _table(_("Standings"), columns, tournament_selectors.standings(tournament=tournament))
+    return table_of(_("Standings"), columns, tournament_selectors.standings(tournament=tournament))
 
 
 def report_workbook(*, tournament: Tournament, now: datetime.datetime | None = None) -> list[Table]:
