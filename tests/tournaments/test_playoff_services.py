@@ -49,6 +49,21 @@ def win(match: Match, winner: Registration, score: tuple[int, int] = (2, 0)) -> 
     tournament_services.enter_result(match=match, player1_wins=first, player2_wins=second)
 
 
+def first_playoff_round_won_by_the_higher_seeds(desk: Desk) -> dict[int, Registration]:
+    """The cut published and each of its matches won 2–0 by the higher seed (named first)."""
+    tournament_services.publish_cut(tournament=desk.tournament)
+    for match in Match.objects.filter(round__playoff=True):
+        win(match, match.player1)
+    return by_seed(desk)
+
+
+def refused(call, *args, **kwargs) -> str:
+    """The code of the domain error ``call`` refuses with."""
+    with pytest.raises(DomainError) as error:
+        call(*args, **kwargs)
+    return error.value.code
+
+
 def issue(desk: Desk, registration: Registration, code: str, moment: str, **extra):
     import uuid
 
@@ -113,40 +128,49 @@ def test_the_cut_skips_dropped_and_disqualified_players_and_names_the_higher_see
 def test_bad_input_is_refused_and_changes_nothing(eight):
     desk = eight
     tournament = desk.tournament
-    with pytest.raises(DomainError) as error:
-        tournament_services.set_playoff(
-            tournament=tournament, size="16", best_of=3, final_best_of=3
+    set_playoff = tournament_services.set_playoff
+    for size, best_of, final_best_of, code in [
+        ("16", 3, 3, "cut_too_large"),
+        ("5", 3, 3, "bad_playoff"),
+        ("4", 2, 3, "bad_best_of"),
+    ]:
+        assert (
+            refused(
+                set_playoff,
+                tournament=tournament,
+                size=size,
+                best_of=best_of,
+                final_best_of=final_best_of,
+            )
+            == code
         )
-    assert error.value.code == "cut_too_large"
-    with pytest.raises(DomainError) as error:
-        tournament_services.set_playoff(tournament=tournament, size="5", best_of=3, final_best_of=3)
-    assert error.value.code == "bad_playoff"
-    with pytest.raises(DomainError) as error:
-        tournament_services.set_playoff(tournament=tournament, size="4", best_of=2, final_best_of=3)
-    assert error.value.code == "bad_best_of"
     tournament.refresh_from_db()
     assert (tournament.playoff, tournament.playoff_final_best_of) == ("4", 5)
 
     tournament_services.publish_cut(tournament=tournament)
-    with pytest.raises(DomainError) as error:
-        tournament_services.set_playoff(tournament=tournament, size="2", best_of=1, final_best_of=1)
-    assert error.value.code == "playoff_started"
-    with pytest.raises(DomainError) as error:
-        tournament_services.publish_cut(tournament=tournament)
-    assert error.value.code == "playoff_started"
+    assert (
+        refused(set_playoff, tournament=tournament, size="2", best_of=1, final_best_of=1)
+        == "playoff_started"
+    )
+    assert refused(tournament_services.publish_cut, tournament=tournament) == "playoff_started"
     for match in Match.objects.filter(round__playoff=True):
         win(match, match.player1)
-    with pytest.raises(DomainError) as error:
-        tournament_services.draft_next_round(tournament=tournament, seed=1)
-    assert error.value.code == "swiss_after_cut"
-    with pytest.raises(DomainError) as error:
-        desk.pair((0, 1))
-    assert error.value.code == "swiss_after_cut"
-    with pytest.raises(DomainError) as error:
-        tournament_services.enter_slot_result(
-            tournament=tournament, stage=1, slot=0, player1_wins=2, player2_wins=0
+    assert (
+        refused(tournament_services.draft_next_round, tournament=tournament, seed=1)
+        == "swiss_after_cut"
+    )
+    assert refused(desk.pair, (0, 1)) == "swiss_after_cut"
+    assert (
+        refused(
+            tournament_services.enter_slot_result,
+            tournament=tournament,
+            stage=1,
+            slot=0,
+            player1_wins=2,
+            player2_wins=0,
         )
-    assert error.value.code == "players_not_known"
+        == "players_not_known"
+    )
     assert Round.objects.filter(tournament=tournament).count() == 3
 
 
@@ -271,10 +295,7 @@ def test_a_game_loss_deferred_from_the_last_swiss_round_is_served_in_the_quarter
 
 def test_a_game_loss_deferred_from_a_quarter_final_is_served_in_the_semi_final(top8):
     desk = top8
-    tournament_services.publish_cut(tournament=desk.tournament)
-    seeds = by_seed(desk)
-    for match in Match.objects.filter(round__playoff=True):
-        win(match, match.player1)
+    seeds = first_playoff_round_won_by_the_higher_seeds(desk)
     record = issue(desk, seeds[1], "1.1", "between_matches")
     assert record.is_pending_loss
     semi_round = tournament_services.publish_next_round(tournament=desk.tournament)
@@ -286,10 +307,7 @@ def test_a_game_loss_deferred_from_a_quarter_final_is_served_in_the_semi_final(t
 
 def test_a_game_loss_in_game_two_of_a_semi_final_takes_that_game(top8):
     desk = top8
-    tournament_services.publish_cut(tournament=desk.tournament)
-    seeds = by_seed(desk)
-    for match in Match.objects.filter(round__playoff=True):
-        win(match, match.player1)
+    seeds = first_playoff_round_won_by_the_higher_seeds(desk)
     tournament_services.publish_next_round(tournament=desk.tournament)
     semi = match_of(seeds[1])
     tournament_services.record_game(match=semi, winner=seeds[1])
@@ -316,10 +334,7 @@ def test_a_match_loss_eliminates_the_player_and_the_opponent_advances(top8):
 
 def test_a_disqualification_in_a_semi_final_advances_the_opponent(top8):
     desk = top8
-    tournament_services.publish_cut(tournament=desk.tournament)
-    seeds = by_seed(desk)
-    for match in Match.objects.filter(round__playoff=True):
-        win(match, match.player1)
+    seeds = first_playoff_round_won_by_the_higher_seeds(desk)
     tournament_services.publish_next_round(tournament=desk.tournament)
     issue(desk, seeds[2], "6.1", "in_game")
     semi = Match.objects.get(round__playoff=True, player1=seeds[2], round__best_of=3, table=2)
@@ -344,10 +359,7 @@ def test_a_disqualification_in_a_semi_final_advances_the_opponent(top8):
 
 def test_a_disqualification_between_matches_is_a_walkover(top8):
     desk = top8
-    tournament_services.publish_cut(tournament=desk.tournament)
-    seeds = by_seed(desk)
-    for match in Match.objects.filter(round__playoff=True):
-        win(match, match.player1)
+    seeds = first_playoff_round_won_by_the_higher_seeds(desk)
     issue(desk, seeds[4], "6.1", "between_matches")
     semi_round = tournament_services.publish_next_round(tournament=desk.tournament)
     walkover = Match.objects.get(round=semi_round, table=1)
@@ -390,10 +402,7 @@ def test_stacking_happens_at_the_end_of_a_playoff_match(db):
 
 def test_a_pending_loss_of_an_eliminated_player_is_reported_as_not_served(top8):
     desk = top8
-    tournament_services.publish_cut(tournament=desk.tournament)
-    seeds = by_seed(desk)
-    for match in Match.objects.filter(round__playoff=True):
-        win(match, match.player1)
+    seeds = first_playoff_round_won_by_the_higher_seeds(desk)
     record = issue(desk, seeds[8], "1.1", "between_matches")
     tournament_services.publish_next_round(tournament=desk.tournament)
     record.refresh_from_db()
@@ -409,15 +418,11 @@ def test_the_cut_and_the_next_round_say_why_they_cannot_be_published_yet(db):
     desk = Desk.create(players=4, level="professional")
     tournament = desk.tournament
 
-    def refused(call, **kwargs) -> str:
-        with pytest.raises(DomainError) as error:
-            call(tournament=tournament, **kwargs)
-        return error.value.code
-
-    assert refused(tournament_services.publish_cut) == "no_playoff"
+    assert refused(tournament_services.publish_cut, tournament=tournament) == "no_playoff"
     assert (
         refused(
             tournament_services.set_playoff,
+            tournament=tournament,
             size="2",
             best_of=3,
             final_best_of=3,
@@ -426,8 +431,11 @@ def test_the_cut_and_the_next_round_say_why_they_cannot_be_published_yet(db):
         == "bad_first_player"
     )
     tournament_services.set_playoff(tournament=tournament, size="half", best_of=3, final_best_of=3)
-    assert refused(tournament_services.publish_cut) == "no_swiss_rounds"
-    assert refused(tournament_services.publish_next_round) == "playoff_not_started"
+    assert refused(tournament_services.publish_cut, tournament=tournament) == "no_swiss_rounds"
+    assert (
+        refused(tournament_services.publish_next_round, tournament=tournament)
+        == "playoff_not_started"
+    )
     play_swiss(desk, 1)
     tournament_services.drop_player(registration=desk.players[0])
     tournament_services.set_playoff(tournament=tournament, size="half", best_of=3, final_best_of=3)
