@@ -212,42 +212,21 @@ def test_the_coordinator_sets_the_term_and_lifts_with_the_history_kept(coordinat
 def test_only_the_coordinator_and_only_a_sane_term(coordinator):
     player = Player.objects.create(name="Дина", membership_id="D-1")
     staff = UserFactory(username="staff")
-    refused(
-        "not_coordinator",
-        services.suspend_player,
-        player=player,
-        starts_on=datetime.date(2026, 12, 1),
-        ends_on=None,
-        reason="x",
-        by=staff,
-    )
-    refused(
-        "suspension_ends_before_start",
-        services.suspend_player,
-        player=player,
-        starts_on=datetime.date(2026, 12, 1),
-        ends_on=datetime.date(2026, 11, 1),
-        reason="x",
-        by=coordinator,
-    )
-    refused(
-        "federation_text_required",
-        services.suspend_player,
-        player=player,
-        starts_on=datetime.date(2026, 12, 1),
-        ends_on=None,
-        reason="  ",
-        by=coordinator,
-    )
-    refused(
-        "federation_text_too_long",
-        services.suspend_player,
-        player=player,
-        starts_on=datetime.date(2026, 12, 1),
-        ends_on=None,
-        reason="x" * 2001,
-        by=coordinator,
-    )
+    for code, by, ends_on, reason in [
+        ("not_coordinator", staff, None, "x"),
+        ("suspension_ends_before_start", coordinator, datetime.date(2026, 11, 1), "x"),
+        ("federation_text_required", coordinator, None, "  "),
+        ("federation_text_too_long", coordinator, None, "x" * 2001),
+    ]:
+        refused(
+            code,
+            services.suspend_player,
+            player=player,
+            starts_on=datetime.date(2026, 12, 1),
+            ends_on=ends_on,
+            reason=reason,
+            by=by,
+        )
     assert MembershipSuspension.objects.count() == 0
 
 
