@@ -320,7 +320,9 @@
             await cache.put(url, response);
           }
         } catch (error) {
-          return;
+          // One page not fetched (a dropped connection, a slow answer) leaves the others to try;
+          // the next visit to the judge's page tries it again.
+          continue;
         }
       }
     }

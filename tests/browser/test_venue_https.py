@@ -69,16 +69,24 @@ def test_a_tablet_trusting_the_desk_works_offline_over_https(chromium_trusting):
         # The worker registers and controls the judge's page, which it keeps for offline use.
         page.goto(f"{base_url}/t/{desk.tournament.slug}/judge/")
         until(page, "() => navigator.serviceWorker.controller !== null", seconds=30)
-        page.reload()
-        # The log form fetched ahead over TLS (slower than plain HTTP on two busy cores).
-        until(
-            page,
-            "async (player) => { const cache = await caches.open('desk-pages');"
-            " return (await cache.keys())"
-            ".some((r) => r.url.endsWith(`/judge/log/?player=${player}`)); }",
-            desk.players[0].pk,
-            seconds=30,
-        )
+        # The log form fetched ahead over TLS (slower than plain HTTP on two busy cores). The
+        # worker fetches ahead at each visit of the judge's page, as a judge's tablet does all
+        # day; on a loaded machine a visit's fetches may not all answer, so the test visits again.
+        for visit in range(3):
+            page.reload()
+            try:
+                until(
+                    page,
+                    "async (player) => { const cache = await caches.open('desk-pages');"
+                    " return (await cache.keys())"
+                    ".some((r) => r.url.endsWith(`/judge/log/?player=${player}`)); }",
+                    desk.players[0].pk,
+                    seconds=20,
+                )
+                break
+            except AssertionError:
+                if visit == 2:
+                    raise
         scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
         assert scope == f"{base_url}/"
 
