@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -181,10 +181,11 @@ def update_rules(
 
 
 # Lists re-checked per step: each step's writes are one short transaction (on SQLite the only
-# writer while it lasts), then the worker pauses so that a waiting writer (a judge's submit, a
-# player's list) gets its turn; measured in benchmarks/decks.py --recheck.
-RECHECK_STEP = 100
-PAUSE_BETWEEN_STEPS = 0.01
+# writer while it lasts); after a step that wrote, the worker pauses on SQLite so that a waiting
+# writer (a judge's submit, a player's list) gets its turn between two steps (SQLite's busy
+# handler retries every few tens of milliseconds). Measured in benchmarks/decks.py --recheck.
+RECHECK_STEP = 50
+PAUSE_AFTER_WRITING = 0.02
 
 
 def request_recheck(*, tournament: Tournament, rewrite_lines: bool = True) -> RecheckRun:
@@ -236,7 +237,7 @@ def run_recheck(*, run_id: int) -> int:
         if RecheckRun.objects.filter(tournament=tournament, pk__gt=run.pk).exists():
             break
         step = ids[start : start + RECHECK_STEP]
-        checked += _recheck_step(
+        step_checked, wrote = _recheck_step(
             step,
             index,
             rule_set,
@@ -244,7 +245,9 @@ def run_recheck(*, run_id: int) -> int:
             new_pool=new_pool,
             progress=(run.pk, min(start + RECHECK_STEP, len(ids))),
         )
-        time.sleep(PAUSE_BETWEEN_STEPS)
+        checked += step_checked
+        if wrote and connection.vendor == "sqlite":
+            time.sleep(PAUSE_AFTER_WRITING)
     RecheckRun.objects.filter(pk=run.pk).update(finished_at=timezone.now())
     return checked
 
@@ -315,8 +318,9 @@ def _recheck_step(
     rewrite_lines: bool,
     new_pool: int | None,
     progress: tuple[int, int],
-) -> int:
-    """Re-check one step of lists: read outside any transaction, write in one short one."""
+) -> tuple[int, bool]:
+    """Re-check one step of lists: read, check and build the rows outside any transaction, then
+    write in one short one. Returns the lists checked and whether any was written again."""
     if new_pool is not None:
         with transaction.atomic():
             _point_lines_at_pool(ids=ids, pool_id=new_pool)
@@ -341,6 +345,13 @@ def _recheck_step(
             ]
             item.lines_changed = saved_lines.get(item.decklist.pk, []) != now_read
     changed = {r.decklist.pk: r for r in reread if r.findings_changed or r.lines_changed}
+    now = timezone.now()
+    lines = {pk: _line_rows(r.decklist, r.parse) for pk, r in changed.items() if r.lines_changed}
+    found = {
+        pk: _finding_rows(r.decklist, r.findings, now)
+        for pk, r in changed.items()
+        if r.findings_changed
+    }
     run_id, done = progress
     with transaction.atomic():
         stale: set[int] = set()
@@ -351,31 +362,30 @@ def _recheck_step(
                 .values_list("pk", "version")
             )
             stale = {pk for pk, r in changed.items() if current.get(pk) != r.decklist.version}
-            _write_rechecked([r for pk, r in changed.items() if pk not in stale])
+            _write_rows(
+                {pk: rows for pk, rows in lines.items() if pk not in stale},
+                {pk: rows for pk, rows in found.items() if pk not in stale},
+            )
         RecheckRun.objects.filter(pk=run_id).update(done=done)
-    return len(reread) - len(stale)
+    return len(reread) - len(stale), bool(changed)
 
 
 def _card_id(line: ParsedLine) -> int | None:
     return line.card.id if line.card else None
 
 
-def _write_rechecked(rechecked: list[_Reread]) -> None:
+def _write_rows(lines: dict[int, list[DeckListLine]], found: dict[int, list[Finding]]) -> None:
     """Write the lines and findings of lists that now read or check differently (in the step's
-    transaction, their rows locked)."""
-    lines = [r for r in rechecked if r.lines_changed]
-    found = [r for r in rechecked if r.findings_changed]
-    now = timezone.now()
+    transaction, their rows locked), built before it began."""
     if lines:
-        DeckListLine.objects.filter(decklist_id__in=[r.decklist.pk for r in lines]).delete()
+        DeckListLine.objects.filter(decklist_id__in=list(lines)).delete()
         DeckListLine.objects.bulk_create(
-            [row for r in lines for row in _line_rows(r.decklist, r.parse)], batch_size=2000
+            [row for rows in lines.values() for row in rows], batch_size=2000
         )
     if found:
-        Finding.objects.filter(decklist_id__in=[r.decklist.pk for r in found]).delete()
+        Finding.objects.filter(decklist_id__in=list(found)).delete()
         Finding.objects.bulk_create(
-            [row for r in found for row in _finding_rows(r.decklist, r.findings, now)],
-            batch_size=2000,
+            [row for rows in found.values() for row in rows], batch_size=2000
         )
 
 
