@@ -19,12 +19,10 @@ import argparse
 import datetime
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from pathlib import Path
@@ -34,10 +32,10 @@ if not __package__:
     sys.path.insert(0, str(ROOT))
 
 
-from benchmarks.hot_path_tools import Browser, Timings, database, server, timed  # noqa: E402
+from benchmarks.hot_path_tools import Browser, database, server  # noqa: E402
+from benchmarks.judge_load import SUBMITS_IDLE, JudgeBeside, submits, task_worker  # noqa: E402
 
 PASSWORD = "bench-import-pass"
-SUBMITS_IDLE = 150
 
 SIZES = (300, 3000)
 RUNS = 3
@@ -194,69 +192,29 @@ def upload(browser: Browser, path: str, content: bytes) -> tuple[int, str]:
     return response.status, response.getheader("Location") or ""
 
 
-def submits(port: int, slug: str, players: list[int], stop: threading.Event | None) -> list[float]:
-    """A floor judge's submits (1.3 at an amateur event without deck lists), one per player, at
-    a judge's pace, until the players run out or ``stop`` is set."""
-    judge = Browser(port)
-    judge.sign_in("bench-floor", PASSWORD)
-    samples: list[float] = []
-    for player in players:
-        if stop is not None and stop.is_set():
-            break
-        form = {
-            "player": str(player),
-            "infraction": "1.3",
-            "moment": "in_game",
-            "client_key": str(uuid.uuid4()),
-        }
-        timed(
-            samples,
-            lambda form=form: judge.request(  # type: ignore[misc]
-                "POST", f"/t/{slug}/judge/issue/", form
-            ),
-            302,
-        )
-        time.sleep(0.02 + random.random() * 0.02)
-    return samples
-
-
 def submits_during_import(kind: str) -> dict[str, float]:
     with database(kind) as url, tempfile.TemporaryDirectory() as data_dir:
         event = json.loads(_child("--event", url).splitlines()[-1])
-        env = {
-            **os.environ,
-            "DATABASE_URL": url,
-            "DJANGO_DATA_DIR": data_dir,
-            "DJANGO_SETTINGS_MODULE": "benchmarks.hot_path_settings",
-            "DJANGO_LOG_LEVEL": "WARNING",
-        }
-        with server(url, data_dir) as port:
-            worker = subprocess.Popen(
-                [
-                    sys.executable,
-                    "manage.py",
-                    "db_worker",
-                    "--interval",
-                    "0.2",
-                    "--no-startup-delay",
-                ],
-                cwd=ROOT,
-                env=env,
+        with server(url, data_dir) as port, task_worker(url, data_dir):
+            players = event["players"]
+            idle = submits(
+                port,
+                event["slug"],
+                players[:SUBMITS_IDLE],
+                None,
+                username="bench-floor",
+                password=PASSWORD,
             )
-            try:
-                players = event["players"]
-                idle = submits(port, event["slug"], players[:SUBMITS_IDLE], None)
-                organiser = Browser(port)
-                organiser.sign_in("bench-org", PASSWORD)
-                stop = threading.Event()
-                busy: list[float] = []
-                judge = threading.Thread(
-                    target=lambda: busy.extend(
-                        submits(port, event["slug"], players[SUBMITS_IDLE:], stop)
-                    )
-                )
-                judge.start()
-                time.sleep(0.5)
+            organiser = Browser(port)
+            organiser.sign_in("bench-org", PASSWORD)
+            judge = JudgeBeside(
+                port,
+                event["slug"],
+                players[SUBMITS_IDLE:],
+                username="bench-floor",
+                password=PASSWORD,
+            )
+            with judge:
                 started = time.perf_counter()
                 status, location = upload(
                     organiser,
@@ -274,18 +232,12 @@ def submits_during_import(kind: str) -> dict[str, float]:
                         break
                     time.sleep(0.1)
                 import_seconds = time.perf_counter() - started
-                stop.set()
-                judge.join(timeout=60)
-                if b'class="error"' in body:
-                    raise SystemExit("the queued import failed")
-            finally:
-                worker.terminate()
-                worker.wait(timeout=20)
-    idle_p95 = Timings({"submit": idle}).p95("submit")
-    busy_p95 = Timings({"submit": busy}).p95("submit")
+            if b'class="error"' in body:
+                raise SystemExit("the queued import failed")
+    busy = judge.samples
     return {
-        "idle_p95_ms": idle_p95,
-        "busy_p95_ms": busy_p95,
+        "idle_p95_ms": idle.p95(),
+        "busy_p95_ms": busy.p95(),
         "busy_submits": len(busy),
         "queued_import_s": import_seconds,
     }

@@ -391,6 +391,8 @@ def _count(raw: str) -> int | str:
     """The number of copies, or the message saying why it is not one."""
     # «1,5» and «1.5» get the same answer either way (neither is decimal); the replacement
     # keeps the two spellings visibly alike, so mutmut's mutants of it survive as equivalent.
+    if raw.isdecimal() and 1 <= int(raw) <= MAX_COPIES:
+        return int(raw)  # the common case, at once: a whole number of copies
     raw = raw.replace(",", ".")
     if raw[0] in _MINUS:
         return _("a number of copies cannot be negative")
@@ -425,7 +427,9 @@ class _CardText:
     name: str
     count: str | None
     count_word: str = ""
-    problem: str = ""
+    # Two numbers on one line: which is the count? (a flag, not the message: the reading of a
+    # line is cached across lists and languages, the message is translated where it is used).
+    two_numbers: bool = False
     # The name itself ends in a number: two numbers on one line unless the pool knows the name.
     second_number: bool = False
 
@@ -440,7 +444,7 @@ def _cells(line: str) -> _CardText | None:
     if not names:
         return None
     if len(numbers) > 1:
-        return _CardText(names[0], None, problem=_two_numbers())
+        return _CardText(names[0], None, two_numbers=True)
     found = re.search(_NUMBER, numbers[0]) if numbers else None
     return _CardText(" ".join(names), found[0] if found else None)
 
@@ -449,8 +453,12 @@ def _name(text: str) -> str:
     return _without_collector_number(text, count_before=True).strip(" -–—:.\t")
 
 
+@functools.lru_cache(maxsize=65536)
 def _card_text(line: str) -> _CardText:
-    """The name and the number of copies as written on one card line."""
+    """The name and the number of copies as written on one card line.
+
+    Cached: the same lines («3 Вампир») come back in list after list, and a re-check reads every
+    list of a tournament again; the reading of a line depends on nothing but its text."""
     if "\t" in line or ";" in line:
         cells = _cells(line)
         if cells is not None:
@@ -470,6 +478,64 @@ def _card_text(line: str) -> _CardText:
     if after and is_number_word(after["word"]):
         return _CardText(_name(after["name"]), None, count_word=after["word"])
     return _CardText(_name(trimmed), None)
+
+
+# «40 карт» under a header (case is ignored, so mutmut's upper-cased pattern is equivalent).
+_CARDS_STATED = re.compile(r"\d+\s*(?:карт\w*|cards?)\.?", re.I)
+
+# The pure parts of reading a line, each cached by the line's text: a tournament's lists repeat
+# the same lines, and a re-check reads all of them again (benchmarks/decks.py --recheck).
+
+
+@functools.lru_cache(maxsize=65536)
+def _cards_stated(line: str) -> int | None:
+    """«40 карт»: the number of cards a line states, when that is all it says."""
+    if _CARDS_STATED.fullmatch(line):
+        return int(re.match(r"\d+", line)[0])  # type: ignore[index]
+    return None
+
+
+@functools.lru_cache(maxsize=65536)
+def _prepared(line: str) -> tuple[str, bool] | None:
+    """A stripped line without its bullet, inline comment and list number, and whether it had a
+    list number; None for a row of column titles («Карта ⇥ Количество»)."""
+    line = _INLINE_COMMENT.sub("", _BULLET.sub("", line))
+    cells = [normalise(cell) for cell in re.split(r"[\t;,|]", line) if cell.strip()]
+    if len(cells) > 1 and all(cell in COLUMN_TITLES for cell in cells):
+        return None
+    numbering = _NUMBERING.match(line)
+    if numbering:
+        return line[numbering.end() :], True
+    return line, False
+
+
+@functools.lru_cache(maxsize=65536)
+def _label_parts(line: str) -> tuple[str, str, str] | None:
+    """«Герой: Хакодар»: the label as written, the label normalised, the value."""
+    match = _LABELLED.match(line)
+    if match is None:
+        return None
+    return match["label"], normalise(match["label"]), match["value"].strip()
+
+
+@functools.lru_cache(maxsize=65536)
+def _header_parts(line: str) -> tuple[tuple[str, int | None] | None, str, int | None]:
+    """A line not starting with a digit as a header: the header it is (or None), the words
+    before its count, and the total it states when it is one («Итого 50»)."""
+    header = _header(line)
+    tail = _HEADER_TAIL.search(line)
+    # The tail always matches (see _header), so mutmut's "always" mutant is equivalent.
+    base = line[: tail.start()] if tail else line
+    total = None
+    if tail and tail["count"] and normalise(base) in TOTAL_LABELS:
+        total = int(tail["count"])
+    return header, base, total
+
+
+@functools.lru_cache(maxsize=65536)
+def _number_without_name(line: str) -> bool:
+    """A line that starts with a number but is no count before a name («40», «12.12.2026»)."""
+    return bool(_STARTS_WITH_NUMBER.match(line)) and not _LEADING.match(line)
 
 
 class _Reader:
@@ -492,23 +558,20 @@ class _Reader:
                 (number, _("The line is longer than %(limit)s characters.") % {"limit": 200})
             )
             return
-        line = _INLINE_COMMENT.sub("", _BULLET.sub("", line))
-        cells = [normalise(cell) for cell in re.split(r"[\t;,|]", line) if cell.strip()]
-        if len(cells) > 1 and all(cell in COLUMN_TITLES for cell in cells):
+        prepared = _prepared(line)
+        if prepared is None:
             return
-        numbering = _NUMBERING.match(line)
-        if numbering:
-            line = line[numbering.end() :]
+        line, numbered = prepared
         if self._labelled(number, line) or self._header_or_total(number, line):
             return
-        self._card(number, line, numbered=numbering is not None)
+        self._card(number, line, numbered=numbered)
 
     def _labelled(self, number: int, line: str) -> bool:
         """«Герой: Хакодар», «Игрок: Иванов Иван», «Итого: 50», «Сайд: » and the like."""
-        match = _LABELLED.match(line)
-        if match is None:
+        parts = _label_parts(line)
+        if parts is None:
             return False
-        label, value = normalise(match["label"]), match["value"].strip()
+        written_label, label, value = parts
         if label in HERO_LABELS:
             self._hero(number, value)
         elif label in PLAYER_LABELS and value:
@@ -519,8 +582,8 @@ class _Reader:
             pass
         elif label in TOTAL_LABELS:
             self._total(number, value)
-        elif (header := _header(match["label"] + " " + value)) is not None:
-            if self.pool.has_exactly(match["label"]):
+        elif (header := _header(written_label + " " + value)) is not None:
+            if self.pool.has_exactly(written_label):
                 return False  # «Основа - 2» is two of the card Основа when the pool has it.
             self._start_section(header)
         elif label in {"колода", "deck"} and value and _LETTER.search(value):
@@ -534,21 +597,19 @@ class _Reader:
         # ``number`` is taken like every line handler's but not needed here, so mutmut's mutant
         # passing None for it survives as an equivalent one.
         # Case is ignored (re.I), so mutmut's upper-cased pattern is an equivalent mutant.
-        if re.fullmatch(r"\d+\s*(?:карт\w*|cards?)\.?", line, re.I):
-            # «40 карт» under a header: the size the player states, not a card.
-            self.result.stated[self.section] = int(re.match(r"\d+", line)[0])  # type: ignore[index]
-            return True
         if line[0].isdigit():
+            stated = _cards_stated(line)
+            if stated is not None:
+                # «40 карт» under a header: the size the player states, not a card.
+                self.result.stated[self.section] = stated
+                return True
             return False
-        header = _header(line)
-        tail = _HEADER_TAIL.search(line)
-        # The tail always matches (see _header), so mutmut's "always" mutant is equivalent.
-        base = line[: tail.start()] if tail else line
+        header, base, total = _header_parts(line)
         if header is not None and not self.pool.has_exactly(base):
             self._start_section(header)
             return True
-        if tail and tail["count"] and normalise(line[: tail.start()]) in TOTAL_LABELS:
-            self.result.stated["total"] = int(tail["count"])
+        if total is not None:
+            self.result.stated["total"] = total
             return True
         return False
 
@@ -578,19 +639,15 @@ class _Reader:
         self.result.hero = HeroLine(number, name, card)
 
     def _card(self, number: int, line: str, *, numbered: bool) -> None:
-        if not numbered and _STARTS_WITH_NUMBER.match(line) and not _LEADING.match(line):
+        if not numbered and _number_without_name(line):
             self._refuse(number, line, line, _("a number of copies needs a card name after it"))
             return
         text = _card_text(line)
         if text.count_word and self.pool.find(line) is not None:
             # «Три богатыря» is a card's name, not three of something.
             text = _CardText(line, None)
-        if text.second_number and self.pool.find(text.name) is None:
-            text = _CardText(
-                text.name, None, problem=_("two numbers on one line: which is the count?")
-            )
-        if text.problem:
-            self._refuse(number, line, text.name, text.problem)
+        if text.two_numbers or (text.second_number and self.pool.find(text.name) is None):
+            self._refuse(number, line, text.name, _two_numbers())
             return
         count: int | None = None
         if text.count is not None:

@@ -1,11 +1,13 @@
 """Every list is checked again, off the request and in batches, whenever what it is checked
 against changes: the pool, the format, the rules, the hero rule (issue 28 item 4)."""
 
+import re
+
 from django.urls import reverse
 
 from decks import selectors, services
 from decks.demo import correct_list
-from decks.models import Card, DeckFormat, DeckListLine, Finding, RecheckRun
+from decks.models import Card, DeckFormat, DeckList, DeckListLine, Finding, RecheckRun
 from tests.tasks import run_task_queue
 from tournaments.services.setup import update_tournament
 
@@ -161,3 +163,130 @@ def test_with_the_database_backend_the_request_only_queues_the_task(
     assert recheck_tournament_lists.call(*queued.args_kwargs["args"]) == 1
     assert findings(desk) == []
     assert RecheckRun.objects.first().is_running is False
+
+
+def saved_rows(desk):
+    """Every finding and line of the tournament's lists as stored, rows' ids and times included."""
+    found = list(
+        Finding.objects.filter(tournament=desk.tournament)
+        .order_by("pk")
+        .values_list("pk", "registration_id", "code", "sub_item", "kind", "params", "created_at")
+    )
+    lines = list(
+        DeckListLine.objects.filter(decklist__tournament=desk.tournament)
+        .order_by("pk")
+        .values_list("pk", "decklist_id", "number", "section", "written_name", "card_id", "count")
+    )
+    return found, lines
+
+
+def what_was_found(desk):
+    return sorted(
+        (row[1], row[2], row[3], row[4], repr(sorted(row[5].items())))
+        for row in saved_rows(desk)[0]
+    )
+
+
+def test_a_recheck_finds_what_saving_each_list_finds_and_rewrites_nothing_unchanged(
+    desk, django_capture_on_commit_callbacks
+):
+    save(desk, 0, HERO + correct_list("1 Лесная фея"))
+    save(desk, 1, correct_list().replace("3 Вампир", "4 Вампир").replace("1 Вайл\n", ""))
+    eleven_extra = "3 Гоблин-налётчик\n3 Тень\n3 Голем\n2 Феникс"
+    save(desk, 2, correct_list("3 Шар смерти", extra=eleven_extra))
+    services.save_decklist(
+        registration=desk.players[3],
+        text=correct_list("Самоход", "1 Новинка").replace("3 Самоход\n", ""),
+        by=desk.floor,
+        accept_unmatched=True,
+    )
+    as_saved = saved_rows(desk)
+    assert {kind for *_, kind, _params, _at in as_saved[0]} == {
+        "off_element",
+        "copies_over",
+        "not_legal",
+        "extra_over",
+        "no_count",
+        "unreadable",
+    }
+    # Nothing the lists are checked against changed: not a row is written again (same ids, same
+    # times), whether the pool is said to have changed or only the rules.
+    assert services.recheck_lists(tournament=desk.tournament, rewrite_lines=True) == 4
+    assert services.recheck_lists(tournament=desk.tournament, rewrite_lines=False) == 4
+    assert saved_rows(desk) == as_saved
+    what_was_found_before = what_was_found(desk)
+    # The rules change: the re-check finds exactly what saving every list again finds.
+    with django_capture_on_commit_callbacks(execute=True):
+        services.update_rules(**rules_args(desk, copy_limit=2, hero_rule=False))
+    rechecked = what_was_found(desk)
+    assert rechecked != what_was_found_before
+    for decklist in DeckList.objects.filter(tournament=desk.tournament).select_related(
+        "registration"
+    ):
+        services.save_decklist(
+            registration=decklist.registration,
+            text=decklist.text,
+            by=desk.floor,
+            accept_unmatched=True,
+        )
+    assert what_was_found(desk) == rechecked
+
+
+def test_the_recheck_writes_in_short_steps_and_reads_outside_them(desk):
+    """250 lists: five steps of 50, each one transaction that writes its lists' lines
+    and findings and moves the progress on; the lists are read and checked outside them, so a
+    judge's submit waits for one step at most (how long is benchmarks/decks.py --recheck's)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from players.models import Player
+    from tournaments.models import Registration
+
+    players = Player.objects.bulk_create(
+        Player(name=f"Игрок {n}", membership_id=f"ST{n:04d}") for n in range(246)
+    )
+    registrations = [
+        *desk.players,
+        *Registration.objects.bulk_create(
+            Registration(tournament=desk.tournament, player=player) for player in players
+        ),
+    ]
+    # Lists as an older reader left them: no lines or findings yet, so every step writes.
+    DeckList.objects.bulk_create(
+        DeckList(tournament=desk.tournament, registration=registration, text=correct_list())
+        for registration in registrations
+    )
+    with CaptureQueriesContext(connection) as queries:
+        assert services.recheck_lists(tournament=desk.tournament) == 250
+    depth, step, steps = 0, -1, []
+    for query in queries.captured_queries:
+        sql = query["sql"]
+        if sql.startswith("SAVEPOINT"):
+            depth += 1
+            if depth == 1:
+                step += 1
+                steps.append([])
+        elif sql.startswith("RELEASE SAVEPOINT"):
+            depth -= 1
+        elif '"decks_decklist"."text"' in sql:
+            assert depth == 0, "the lists are read outside the steps' transactions"
+        elif sql.startswith(("INSERT", "DELETE", "UPDATE")) and "decks_recheckrun" not in sql:
+            assert depth >= 1, f"a write outside a step's transaction: {sql[:80]}"
+            steps[step].append(" ".join(re.match(r'(\w+) (?:INTO |FROM )?"(\w+)"', sql).groups()))
+        elif sql.startswith('UPDATE "decks_recheckrun" SET "done"'):
+            assert depth >= 1, "the progress moves in the step's transaction"
+            steps[step].append(f"done={query['sql'].split('= ', 1)[1].split()[0]}")
+    # Per step: the lines re-pointed at the pool (one statement, its own transaction), then the
+    # step's writes with its progress.
+    assert [step for step in steps if step] == [
+        step
+        for done in (50, 100, 150, 200, 250)
+        for step in (
+            ["UPDATE decks_decklistline"],
+            ["DELETE decks_decklistline", "INSERT decks_decklistline", f"done={done}"],
+        )
+    ]
+    assert Finding.objects.filter(tournament=desk.tournament).count() == 0
+    assert DeckListLine.objects.filter(decklist__tournament=desk.tournament).count() == 250 * 14
+    run = RecheckRun.objects.first()
+    assert (run.total, run.done, run.is_running) == (250, 250, False)
