@@ -301,6 +301,8 @@ class PoolIndex:
 
     def suggest(self, name: str) -> list[str]:
         key = normalise(name)
+        # The reader only asks about names with a letter, so ``key`` is never empty there and
+        # mutmut's "or True" is equivalent; the guard keeps a direct call with nothing cheap.
         keys = sorted(self._candidates(key)) if key else []
         # MAX_SUGGESTIONS (3) and 0.6 are difflib's own defaults, written out so the limits are
         # visible here; mutmut's mutants dropping either argument are therefore equivalent.
@@ -415,6 +417,8 @@ def _without_collector_number(line: str, *, count_before: bool) -> str:
     group = _TRAILING_GROUP.search(line)
     if group is None or (not count_before and _PURE_COUNT.match(group["inside"])):
         return line
+    # The group's pattern takes the spaces before the bracket and lines come stripped, so
+    # neither end has spaces left: mutmut's "lstrip" is an equivalent mutant.
     return line[: group.start()].rstrip()
 
 
@@ -467,6 +471,7 @@ def _card_text(line: str) -> _CardText:
     if leading:
         name = _name(leading["name"])
         return _CardText(name, leading["count"], second_number=bool(_TRAILING.match(name)))
+    # Only the flag's truth is read, so mutmut's None for False is an equivalent mutant.
     trimmed = _without_collector_number(line, count_before=False)
     trailing = _TRAILING.match(trimmed)
     if trailing:
@@ -582,6 +587,8 @@ class _Reader:
             pass
         elif label in TOTAL_LABELS:
             self._total(number, value)
+        # A header read here is read the same by _header_or_total, where the line goes when
+        # this returns False, so mutmut's mutant joining with "XX XX" (no header) is equivalent.
         elif (header := _header(written_label + " " + value)) is not None:
             if self.pool.has_exactly(written_label):
                 return False  # «Основа - 2» is two of the card Основа when the pool has it.
@@ -684,6 +691,7 @@ class _Reader:
     def _refuse(self, number: int, line: str, name: str, message: str) -> None:
         """A line that cannot be a card line: above the cards, and naming no card, it is the
         player's nickname or a date («Dimon228», «12.12.2026»); anywhere else, an error."""
+        # _title does not read ``number``, so mutmut's None for it is an equivalent mutant.
         if self.pool.find(name) is None and self._title(number, line):
             return
         self.result.errors.append((number, message))

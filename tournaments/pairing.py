@@ -119,7 +119,8 @@ def pair_swiss(*, entrants: Sequence[Entrant], round_number: int, seed: int) -> 
         # the set of players, not on the order in which the caller happened to list them.
         order = sorted(entrants, key=lambda entrant: entrant.id)
         random.Random(seed).shuffle(order)
-        # The first round ignores points: everyone is in one bracket, in the drawn order.
+        # The first round ignores points: everyone is in one bracket, in the drawn order. (Only
+        # the flag's truth is read, so mutmut's None for False is an equivalent mutant.)
         groups_by_points = False
     else:
         order = sorted(entrants, key=_strength)
@@ -239,6 +240,8 @@ class _Pairer:
                 if i == 0:
                     return None
                 start = max(0, i - merge)
+                # The failed bracket is the last, and so is the merged one: nothing after index i
+                # exists or is read again, so mutmut's "i + 2" in these slices is equivalent.
                 groups[start : i + 1] = [
                     [player for group in groups[start : i + 1] for player in group]
                 ]
@@ -305,6 +308,8 @@ class _Pairer:
                 if x in visited or x in met:
                     continue
                 y = mate[x]
+                # ``visited`` holds whole pairs (the start's and each one the cycle crossed), so y
+                # is never in it when x is not, and mutmut's "break" here is equivalent.
                 if y in visited:
                     continue
                 added = cost(tip, x)
@@ -347,9 +352,12 @@ class _Pairer:
                     for x, y in cycle:
                         mate[x] = y
                         mate[y] = x
+                    # No one is their own mate, so mutmut's "x <= y" is equivalent.
                     total = sum(cost(x, y) for x, y in mate.items() if x < y)
                     improved = True
                     break
+                # With nothing left the next start spends nothing and finds nothing, so mutmut's
+                # "< 0" is equivalent (its "<= 1" is not: one look may find a cycle).
                 if self.improve_work_left <= 0:
                     break
         # No player is their own partner, so mutmut's "a <= b" is an equivalent mutant.
@@ -407,10 +415,16 @@ class _Pairer:
                 player += 1
             if player == size:
                 break
+            # A live frame's own player is never read from ``used`` (every scan starts below the
+            # last frame's player), so mutmut's False and None here are equivalent; the flag is
+            # kept so that ``used`` says who is taken.
             used[player] = True
             frame = [player, player + 1, _NO_CHOICE]
             while True:
                 choice = frame[2]
+                # ``used`` is only read for its truth, so mutmut's None for False here and below
+                # is equivalent; so is its None for _NO_CHOICE, which is always overwritten, or
+                # its frame dropped, before it is read again.
                 if choice >= 0:
                     used[choice] = False
                 elif choice == _FLOAT:
@@ -428,6 +442,8 @@ class _Pairer:
                     break
                 if option == size and floats_left > 0:
                     floats_left -= 1
+                    # Past the last option: any value above ``size`` ends the frame when it is
+                    # revised, so mutmut's "size + 2" is an equivalent mutant.
                     frame[1] = size + 1
                     frame[2] = _FLOAT
                     break

@@ -1242,3 +1242,65 @@ def test_a_list_found_at_a_deck_check_has_no_titles():
 )
 def test_suggestions_for_short_names(name, suggestions):
     assert POOL.suggest(name) == suggestions
+
+
+def test_a_name_written_as_a_card_is_that_card_even_when_another_card_shares_its_word_forms():
+    # «Вампиры» reads as «вампир» too, so only the exact name tells the two cards apart; a form
+    # that could be either («Вампира») is never chosen between.
+    pool = PoolIndex.of([CardInfo(1, "Вампир"), CardInfo(2, "Вампиры")])
+    result = parse_list("3 Вампир\n2 Вампиры\n1 Вампира", pool)
+    assert [(line.written_name, line.card and line.card.name) for line in result.lines] == [
+        ("Вампир", "Вампир"),
+        ("Вампиры", "Вампиры"),
+        ("Вампира", None),
+    ]
+    assert [(u.number, u.name, u.suggestions) for u in result.unmatched] == [
+        (3, "Вампира", ["Вампир", "Вампиры"])
+    ]
+
+
+def test_cards_a_word_form_reads_as_are_suggested_even_when_spelt_nothing_alike():
+    # «Людей» is a form of «человек», so both cards that read so are suggested, «Человек» though
+    # it shares no letters with what was written.
+    pool = PoolIndex.of([CardInfo(1, "Человек"), CardInfo(2, "Люди")])
+    assert [(u.number, u.name, u.suggestions) for u in parse_list("2 Людей", pool).unmatched] == [
+        (1, "Людей", ["Люди", "Человек"])
+    ]
+
+
+def test_a_name_of_three_letters_is_suggested_the_cards_it_begins():
+    # «Гоб» is too short for difflib to find «Гоблин-налётчик»; three letters are enough to
+    # suggest the cards it begins.
+    assert outcome("3 Самоход\n2 Гоб")["unmatched"] == [(2, "Гоб", ["Гоблин-налётчик"])]
+
+
+@pytest.mark.parametrize(
+    ("row", "line", "errors"),
+    [
+        # Two cells of text: one name split across the cells, without a count.
+        ("Лесная\tфея", (2, None, "Лесная фея", MAIN), []),
+        # A count cell with its unit.
+        ("Вампир\t3 шт", (2, 3, "Вампир", MAIN), []),
+        ("Вампир;3 шт.", (2, 3, "Вампир", MAIN), []),
+        # A cell holding a negative number is that number, not a dash before a count.
+        ("Вампир\t-3", None, [(2, "a number of copies cannot be negative")]),
+    ],
+)
+def test_a_spreadsheet_row_of_two_cells(row, line, errors):
+    result = outcome("3 Самоход\n" + row)
+    assert result["lines"][1:] == ([line] if line else [])
+    assert result["errors"] == errors
+    assert result["unmatched"] == []
+
+
+def test_a_name_is_kept_without_the_dashes_and_dots_around_it():
+    result = parse_list("3 Вампир.\n2 — Хищник —\nСамоход - 2.", POOL)
+    assert [(line.written_name, line.count) for line in result.lines] == [
+        ("Вампир", 3),
+        ("Хищник", 2),
+        ("Самоход", 2),
+    ]
+
+
+def test_a_bracketed_number_after_a_count_and_a_name_is_a_collector_number():
+    assert read("3 Самоход\n3 Вампир (14)")[1:] == [(MAIN, "Вампир", 3)]

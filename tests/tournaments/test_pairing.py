@@ -237,8 +237,14 @@ def test_an_impossible_pairing_says_why_exactly(field, round_number, message):
     assert caught.value.args == (message,)
 
 
-def test_a_meeting_recorded_on_one_side_only_still_counts():
-    field = [entrant(1, opponents={2}), entrant(2), entrant(3), entrant(4)]
+@pytest.mark.parametrize("side", ["higher", "lower"])
+def test_a_meeting_recorded_on_one_side_only_still_counts(side):
+    field = [
+        entrant(1, opponents={2} if side == "higher" else ()),
+        entrant(2, opponents={1} if side == "lower" else ()),
+        entrant(3),
+        entrant(4),
+    ]
     assert pairs_of(pair_swiss(entrants=field, round_number=2, seed=0)) == [(1, 3), (2, 4)]
 
 
@@ -658,3 +664,147 @@ def test_the_improvement_pass_reaches_the_best_pairing_exactly_so(points, met, e
     result = pair_swiss(entrants=field, round_number=5, seed=0)
     assert pairs_of(result) == expected
     assert squared_difference(tables_of(field, result)) == least_squared_difference(field)
+
+
+# The depth-first search of one bracket, exactly: its answer, and the work it counts (one unit
+# per candidate looked at, and one for finding a player's options exhausted). Players are
+# indices 0..n-1 of one score group; meetings are index pairs.
+
+
+@pytest.mark.parametrize(
+    ("size", "met", "floats", "limit", "expected", "work"),
+    [
+        pytest.param(
+            5,
+            [(2, 3), (2, 4), (3, 4)],
+            1,
+            None,
+            ("found", [(0, 2), (1, 3)], [4]),
+            11,
+            id="a float undone gives it back for a lower player",
+        ),
+        pytest.param(
+            6,
+            [(0, 4), (1, 3), (1, 4), (2, 3), (2, 4), (2, 5), (3, 4), (3, 5), (4, 5)],
+            2,
+            None,
+            ("found", [(0, 2), (1, 5)], [3, 4]),
+            22,
+            id="a float undone while the other is unused leaves both for later",
+        ),
+        pytest.param(
+            3,
+            [(0, 1), (0, 2), (1, 2)],
+            1,
+            None,
+            ("none", [], []),
+            6,
+            id="one float where three would be needed: none",
+        ),
+        pytest.param(
+            5,
+            [(0, 1), (0, 3), (0, 4), (1, 3), (1, 4), (3, 4)],
+            1,
+            None,
+            ("none", [], []),
+            19,
+            id="undoing floats never lets more players float than allowed",
+        ),
+        pytest.param(2, [(0, 1)], 0, None, ("none", [], []), 2, id="no float, no partner: none"),
+        pytest.param(2, [(0, 1)], 2, None, ("found", [], [0, 1]), 3, id="two floats: both float"),
+        pytest.param(
+            2, [], 2, 1, ("found", [(0, 1)], []), 1, id="work exactly at the limit: found"
+        ),
+        pytest.param(2, [], 0, 0, ("gave_up", [], []), 1, id="work past the limit: gives up"),
+        pytest.param(
+            4,
+            [(1, 2), (2, 3)],
+            0,
+            2,
+            ("gave_up", [], []),
+            3,
+            id="past the limit while backtracking: gives up",
+        ),
+        pytest.param(
+            3,
+            [(0, 1), (0, 2), (1, 2)],
+            1,
+            5,
+            ("none", [], []),
+            6,
+            id="exhausted before the limit is checked: none, not given up",
+        ),
+    ],
+)
+def test_the_search_of_a_bracket(monkeypatch, size, met, floats, limit, expected, work):
+    if limit is not None:
+        monkeypatch.setattr(pairing, "WORK_PER_SEARCH", limit)
+    pairer = pairer_of([3] * size, met)
+    status, pairs, floaters = pairer._search(list(range(size)), floats=floats)
+    assert (status.value, pairs, floaters) == expected
+    assert pairer.work_left == pairing.TOTAL_WORK - work
+
+
+@pytest.mark.parametrize(
+    ("rotations", "pairs", "left"),
+    [
+        # From the start 3–5, the swap 5–4 (both at 0 points, 4 paired with 7) saves nothing, but
+        # from 7 the cycle goes on 7–6, 0–1, 2–3, and every pair costs 0. Without that swap  the
+        # meetings 0–3, 5–6 and 5–7 leave nothing better within sixteen looks.
+        (1, [(2, 3), (0, 1), (6, 7), (4, 5)], pairing.IMPROVE_WORK - 14),
+        (0, [(3, 5), (1, 2), (0, 6), (4, 7)], pairing.IMPROVE_WORK - 16),
+    ],
+)
+def test_the_improvement_pass_follows_exactly_its_few_swaps_inside_a_score_group(
+    monkeypatch, rotations, pairs, left
+):
+    monkeypatch.setattr(pairing, "IMPROVE_ROTATIONS", rotations)
+    pairer = pairer_of([3, 3, 3, 3, 0, 0, 0, 0], [(0, 3), (2, 7), (5, 6), (5, 7)])
+    assert pairer._improve(list(range(8)), [(3, 5), (1, 2), (0, 6), (4, 7)]) == pairs
+    assert pairer.improve_work_left == left
+
+
+def test_the_improvement_pass_spends_its_last_look_on_the_next_start(monkeypatch):
+    # The starts before it find nothing in thirteen looks; the fourteenth, the next start's
+    # only one, finds 1–2 and 3–4 in place of 1–3 and 2–4 (a total of 45 rather than 81). One
+    # look fewer and the pairs stay as they were.
+    monkeypatch.setattr(pairing, "IMPROVE_WORK", 14)
+    pairer = pairer_of([6, 6, 6, 3, 0, 0], [(0, 1), (0, 4), (4, 5)])
+    assert pairer._improve(list(range(6)), [(1, 3), (0, 5), (2, 4)]) == [(1, 2), (3, 4), (0, 5)]
+    assert pairer.improve_work_left == 0
+
+
+def test_a_pairer_that_has_not_improved_anything_has_its_whole_allowance():
+    pairer = pairing._Pairer([entrant(1), entrant(2)], groups_by_points=False)
+    assert pairer.pair(1) == ([(0, 1)], None)
+    assert pairer.improve_work_left == pairing.IMPROVE_WORK
+
+
+def test_a_last_bracket_that_cannot_pair_takes_in_one_bracket_above_then_two_more():
+    # 1 floats out of the 4s (it met both) and pairs with 4; 5 floats onto 6, whom it met. Merged
+    # with the bracket above (5's own), the last bracket still cannot pair, so the next merge
+    # takes two more, the 4s and the 3, with 1 floated into them, and pairs them top-down.
+    field = field_of([(1, 2), (1, 3), (2, 6), (5, 6)], points={1: 6, 2: 4, 3: 4, 4: 3, 5: 1, 6: 0})
+    assert pairs_of(pair_swiss(entrants=field, round_number=4, seed=0)) == [
+        (1, 4),
+        (2, 5),
+        (3, 6),
+    ]
+
+
+def test_a_field_pairable_only_whole_is_merged_one_then_two_then_four_brackets_up():
+    # One player per score group, and 7 has met 4, 5 and 6 (indices). The last bracket (6 floated
+    # onto 7) fails; merged with one bracket above it is the same two players and fails again;
+    # with two more, 4 to 7, it fails, 7 having met the three others; with four more it is the
+    # whole field, which pairs. The searches spend exactly the work of those brackets in turn.
+    met = [(7, 4), (7, 5), (7, 6)]
+    points = [7, 6, 5, 4, 3, 2, 1, 0]
+    brackets = [[0], [0, 1], [2], [2, 3], [4], [4, 5], [6], [6, 7], [6, 7], [4, 5, 6, 7]]
+    spent = 0
+    for bracket in [*brackets, list(range(8))]:
+        alone = pairer_of(points, met)
+        alone._search(bracket, floats=len(bracket) % 2)
+        spent += pairing.TOTAL_WORK - alone.work_left
+    pairer = pairer_of(points, met)
+    assert pairer.pair(3) == ([(0, 1), (2, 4), (3, 7), (5, 6)], None)
+    assert pairer.work_left == pairing.TOTAL_WORK - spent
