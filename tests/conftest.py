@@ -51,8 +51,13 @@ def _fast_password_hashing(settings):
 @pytest.fixture(autouse=True)
 def _shipped_guideline(request):
     """Tests that commit (live server, threads) flush the tables after them, the data migrations'
-    guideline edition and deck formats with them; the next such test loads them again."""
-    if {"transactional_db", "live_server"} & set(request.fixturenames):
+    guideline edition and deck formats with them; the next such test loads them again, whether
+    it asks for a committing database by fixture or by ``django_db(transaction=True)``."""
+    marker = request.node.get_closest_marker("django_db")
+    committing = marker is not None and (
+        marker.kwargs.get("transaction") or (len(marker.args) > 0 and marker.args[0])
+    )
+    if committing or {"transactional_db", "live_server"} & set(request.fixturenames):
         from decks.formats import ship_formats
         from decks.models import DeckFormat
         from judging.editions import load_edition

@@ -64,6 +64,9 @@
       // Back: send what waits, and let the live parts of the page fetch what they missed.
       ask({ type: "replay" }).then(render);
       document.body.dispatchEvent(new CustomEvent("desk:resync"));
+      // A page the worker answered from its copy (the server was slow or away) fetched nothing
+      // ahead; now that the server answers, the table's pages are fetched ahead after all.
+      warm();
     }
   }
 
