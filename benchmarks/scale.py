@@ -141,7 +141,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", default="32,10000")
     parser.add_argument("--database-url")
+    parser.add_argument(
+        "--screens",
+        help="only the screens whose name contains one of these comma-separated words "
+        "(e.g. 'console,report'), for working on a few screens at a time",
+    )
     options = parser.parse_args()
+    if options.screens:
+        wanted = [word.strip() for word in options.screens.split(",") if word.strip()]
+        SCREENS[:] = [screen for screen in SCREENS if any(word in screen[0] for word in wanted)]
+        if not SCREENS:
+            raise SystemExit(f"no screen's name contains any of {wanted}")
     sizes = [int(n) for n in options.players.split(",")]
     with tempfile.TemporaryDirectory() as folder:
         os.environ["DATABASE_URL"] = options.database_url or f"sqlite:///{folder}/scale.sqlite3"
