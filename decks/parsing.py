@@ -457,8 +457,7 @@ def _name(text: str) -> str:
     return _without_collector_number(text, count_before=True).strip(" -–—:.\t")
 
 
-@functools.lru_cache(maxsize=65536)
-def _card_text(line: str) -> _CardText:
+def _read_card_text(line: str) -> _CardText:
     """The name and the number of copies as written on one card line.
 
     Cached: the same lines («3 Вампир») come back in list after list, and a re-check reads every
@@ -485,6 +484,11 @@ def _card_text(line: str) -> _CardText:
     return _CardText(_name(trimmed), None)
 
 
+# The cache wraps the function rather than decorating it, as for every cached reading of a line
+# below: mutmut leaves decorated functions unmutated, and these hold the reading's rules.
+_card_text = functools.lru_cache(maxsize=65536)(_read_card_text)
+
+
 # «40 карт» under a header (case is ignored, so mutmut's upper-cased pattern is equivalent).
 _CARDS_STATED = re.compile(r"\d+\s*(?:карт\w*|cards?)\.?", re.I)
 
@@ -492,16 +496,17 @@ _CARDS_STATED = re.compile(r"\d+\s*(?:карт\w*|cards?)\.?", re.I)
 # the same lines, and a re-check reads all of them again (benchmarks/decks.py --recheck).
 
 
-@functools.lru_cache(maxsize=65536)
-def _cards_stated(line: str) -> int | None:
+def _read_cards_stated(line: str) -> int | None:
     """«40 карт»: the number of cards a line states, when that is all it says."""
     if _CARDS_STATED.fullmatch(line):
         return int(re.match(r"\d+", line)[0])  # type: ignore[index]
     return None
 
 
-@functools.lru_cache(maxsize=65536)
-def _prepared(line: str) -> tuple[str, bool] | None:
+_cards_stated = functools.lru_cache(maxsize=65536)(_read_cards_stated)
+
+
+def _read_prepared(line: str) -> tuple[str, bool] | None:
     """A stripped line without its bullet, inline comment and list number, and whether it had a
     list number; None for a row of column titles («Карта ⇥ Количество»)."""
     line = _INLINE_COMMENT.sub("", _BULLET.sub("", line))
@@ -514,8 +519,10 @@ def _prepared(line: str) -> tuple[str, bool] | None:
     return line, False
 
 
-@functools.lru_cache(maxsize=65536)
-def _label_parts(line: str) -> tuple[str, str, str] | None:
+_prepared = functools.lru_cache(maxsize=65536)(_read_prepared)
+
+
+def _read_label_parts(line: str) -> tuple[str, str, str] | None:
     """«Герой: Хакодар»: the label as written, the label normalised, the value."""
     match = _LABELLED.match(line)
     if match is None:
@@ -523,8 +530,10 @@ def _label_parts(line: str) -> tuple[str, str, str] | None:
     return match["label"], normalise(match["label"]), match["value"].strip()
 
 
-@functools.lru_cache(maxsize=65536)
-def _header_parts(line: str) -> tuple[tuple[str, int | None] | None, str, int | None]:
+_label_parts = functools.lru_cache(maxsize=65536)(_read_label_parts)
+
+
+def _read_header_parts(line: str) -> tuple[tuple[str, int | None] | None, str, int | None]:
     """A line not starting with a digit as a header: the header it is (or None), the words
     before its count, and the total it states when it is one («Итого 50»)."""
     header = _header(line)
@@ -537,10 +546,15 @@ def _header_parts(line: str) -> tuple[tuple[str, int | None] | None, str, int | 
     return header, base, total
 
 
-@functools.lru_cache(maxsize=65536)
-def _number_without_name(line: str) -> bool:
+_header_parts = functools.lru_cache(maxsize=65536)(_read_header_parts)
+
+
+def _read_number_without_name(line: str) -> bool:
     """A line that starts with a number but is no count before a name («40», «12.12.2026»)."""
     return bool(_STARTS_WITH_NUMBER.match(line)) and not _LEADING.match(line)
+
+
+_number_without_name = functools.lru_cache(maxsize=65536)(_read_number_without_name)
 
 
 class _Reader:
