@@ -414,9 +414,9 @@ def _without_collector_number(line: str, *, count_before: bool) -> str:
     group = _TRAILING_GROUP.search(line)
     if group is None or (not count_before and _PURE_COUNT.match(group["inside"])):
         return line
-    # The group's pattern takes the spaces before the bracket and lines come stripped, so
-    # neither end has spaces left: mutmut's "lstrip" is an equivalent mutant.
-    return line[: group.start()].rstrip()
+    # No spaces are left before the group: its pattern takes them, and the search finds the
+    # leftmost match, which starts at the first of them.
+    return line[: group.start()]
 
 
 def _two_numbers() -> str:
