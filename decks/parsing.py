@@ -486,7 +486,7 @@ def _read_card_text(line: str) -> _CardText:
 _card_text = functools.lru_cache(maxsize=65536)(_read_card_text)
 
 
-# «40 карт» under a header (case is ignored, so mutmut's upper-cased pattern is equivalent).
+# «40 карт» under a header, in any case.
 _CARDS_STATED = re.compile(r"\d+\s*(?:карт\w*|cards?)\.?", re.I)
 
 # The pure parts of reading a line, each cached by the line's text: a tournament's lists repeat
@@ -614,7 +614,6 @@ class _Reader:
     def _header_or_total(self, number: int, line: str) -> bool:
         # ``number`` is taken like every line handler's but not needed here, so mutmut's mutant
         # passing None for it survives as an equivalent one.
-        # Case is ignored (re.I), so mutmut's upper-cased pattern is an equivalent mutant.
         if line[0].isdigit():
             stated = _cards_stated(line)
             if stated is not None:
