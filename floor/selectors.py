@@ -422,9 +422,7 @@ def glance(*, round_: Round, rows: list[TableRow]) -> Glance:
         .values_list("match_id", flat=True)
     )
     waiting = _deck_checks_waiting(round_)
-    extended = set(
-        TimeExtension.objects.filter(match__round=round_).values_list("match_id", flat=True)
-    )
+    extended = set(TimeExtension.objects.filter(round=round_).values_list("match_id", flat=True))
     reports = dict(
         TableReport.objects.filter(match_id__in=[row.match.pk for row in rows]).values_list(
             "match_id", "state"

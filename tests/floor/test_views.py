@@ -230,8 +230,10 @@ def test_the_console_loads_the_escalated_calls(paired):
 
 
 def test_slips_have_players_ids_boxes_and_a_qr_code(paired):
+    match = paired.match_of(0)
     TimeExtension.objects.create(
-        match=paired.match_of(0),
+        match=match,
+        round_id=match.round_id,
         minutes=3,
         reason="deck_check",
         given_by=paired.floor,
