@@ -414,8 +414,9 @@ def glance(*, round_: Round, rows: list[TableRow]) -> Glance:
     The counts take the round's counts per result (``round_counts``) and correct them for the
     few tables a call, a deck check waiting or extra time colours otherwise: those are read one
     by one (one query), every other table's state follows from its result alone. So the cost
-    is that of the calls, deck checks and extensions of the round, not of its tables: eight
-    queries beside the rows, whatever the size of the event."""
+    is that of the calls, deck checks and extensions of the round, not of its tables: nine
+    queries beside the rows (ten when a table is called, picked or given time), whatever the
+    size of the event."""
     calling = set(
         JudgeCall.objects.filter(round=round_)
         .exclude(status=CallStatus.RESOLVED)
