@@ -161,7 +161,6 @@ def _floor_context(
             context["tiles"] = glance.tiles
             context["legend"] = glance.legend
             context["shows"] = _shows(glance.counts)
-            context["shown_count"] = glance.counts.of(page.show)
     return context
 
 
