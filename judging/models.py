@@ -29,6 +29,15 @@ CLOCK_SKEW_FLAGGED = datetime.timedelta(minutes=2)
 ENTERED_LATE = datetime.timedelta(minutes=1)
 
 
+def clock_was_off(tablet_clock_skew: int | None) -> bool:
+    """Whether a record sent with this skew (seconds) came from a tablet whose clock was off by
+    more than ``CLOCK_SKEW_FLAGGED``; lists that read a record's columns without the model ask
+    this too."""
+    return tablet_clock_skew is not None and abs(tablet_clock_skew) > int(
+        CLOCK_SKEW_FLAGGED.total_seconds()
+    )
+
+
 class GuidelineEdition(models.Model):
     slug = models.SlugField(_("slug"), max_length=120, unique=True)
     name = models.CharField(pgettext_lazy("title of a thing", "name"), max_length=200)
@@ -279,9 +288,7 @@ class PenaltyRecord(models.Model):
         """The tablet's clock differed from the server's by more than ``CLOCK_SKEW_FLAGGED``
         when the penalty was sent: its moment of entry was moved to the server's clock, and the
         card says so rather than using either silently."""
-        return self.tablet_clock_skew is not None and abs(self.tablet_clock_skew) > int(
-            CLOCK_SKEW_FLAGGED.total_seconds()
-        )
+        return clock_was_off(self.tablet_clock_skew)
 
     @property
     def tablet_clock_skew_minutes(self) -> int:
