@@ -251,6 +251,12 @@ class PenaltyRecord(models.Model):
         ]
         indexes = [
             models.Index(fields=["registration", "status"]),
+            # The report's lists in the order issued (the penalties in force, those for deck
+            # problems): a page of them walks this index and stops, where the tournament's index
+            # alone had every record joined and sorted for each page.
+            models.Index(fields=["tournament", "issued_at", "id"], name="penalty_issue_order"),
+            # The head judge's log, newest first, a page at a time from a record's id.
+            models.Index(fields=["tournament", "id"], name="penalty_log_newest_first"),
             # The head judge's queue: a handful of rows among an event's 20,000 records.
             models.Index(
                 fields=["tournament", "id"],
