@@ -38,7 +38,8 @@ HEAD = StaffRole.HEAD_JUDGE
 # A screen of the log: the newest records, with the live updates arriving at the top. Older ones
 # are a click away, each page read by its key, so the page costs the same on any day of the event.
 LOG_PAGE_SIZE = 25
-# Longer than any record id (a 64-bit key): a longer "key" is not one, and shows the first page.
+# More digits than any record id the desk will hand out (and within a 64-bit id): a longer "key"
+# is not one, and shows the first page.
 KEY_DIGITS = 18
 
 
