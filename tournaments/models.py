@@ -5,6 +5,9 @@ list, главный судья = head judge, судья = floor judge, орга
 матч = match, партия = game, стол = table.
 """
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import OuterRef, Q
@@ -12,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from core.bounds import days_constraint
-from players.models import Player
+from players.models import Player, search_text
 
 
 class Level(models.TextChoices):
@@ -189,6 +192,32 @@ class RegistrationStatus(models.TextChoices):
     DISQUALIFIED = "disqualified", _("Disqualified")
 
 
+# Case-folded, a name may grow (ß → ss): the column is as wide as the registry's search text.
+SORT_NAME_LENGTH = 260
+
+
+def sort_name(name: str) -> str:
+    """A player's name as the lists sort it: case-folded, with «ё» read as «е», so that «алиса»
+    sorts beside «Алиса» in SQLite and PostgreSQL alike."""
+    return search_text(name)[:SORT_NAME_LENGTH]
+
+
+class RegistrationManager(models.Manager["Registration"]):
+    def bulk_create(
+        self, objs: Iterable["Registration"], *args: Any, **kwargs: Any
+    ) -> list["Registration"]:
+        """Registrations inserted at once get their sort name as one saved alone does: from the
+        players' names, read in one query for those whose caller did not set it."""
+        registrations = list(objs)
+        unnamed = {r.player_id for r in registrations if not r.sort_name}
+        if unnamed:
+            names = dict(Player.objects.filter(pk__in=unnamed).values_list("pk", "name"))
+            for registration in registrations:
+                if not registration.sort_name:
+                    registration.sort_name = sort_name(names[registration.player_id])
+        return self.get_queryset().bulk_create(registrations, *args, **kwargs)
+
+
 class Registration(models.Model):
     """A player's place in one tournament; the row judges lock while they issue a penalty."""
 
@@ -205,6 +234,12 @@ class Registration(models.Model):
     prize_eligible = models.BooleanField(_("may receive a prize"), default=True)
     dropped_at = models.DateTimeField(_("dropped at"), null=True, blank=True)
     registered_at = models.DateTimeField(auto_now_add=True)
+    # The player's name as the lists sort it (``sort_name``), kept beside the registration so that
+    # a page of the players by name is read from an index, not sorted from the whole event. It is
+    # the name at registration: the desk never renames a player of the registry.
+    sort_name = models.CharField(max_length=SORT_NAME_LENGTH, editable=False, default="")
+
+    objects = RegistrationManager()
 
     class Meta:
         ordering = ["player__name"]
@@ -215,9 +250,18 @@ class Registration(models.Model):
                 fields=["tournament", "player"], name="one_registration_per_player"
             )
         ]
+        # The players list and the pairings by name, a page at a time from where the last ended.
+        indexes = [
+            models.Index(fields=["tournament", "sort_name", "id"], name="registration_by_name")
+        ]
 
     def __str__(self) -> str:
         return str(self.player.name)
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self.sort_name:
+            self.sort_name = sort_name(self.player.name)
+        super().save(*args, **kwargs)
 
     @property
     def is_playing(self) -> bool:
@@ -398,6 +442,13 @@ class Match(models.Model):
                 condition=Q(ended_at__isnull=False, player2__isnull=False),
                 name="match_round_table_ended",
             ),
+            # Whether a player plays in a round, as either player: one look-up each, whatever the
+            # round's size (the pairings by name walk the players and ask it of each).
+            models.Index(fields=["player1", "round"], name="match_first_player_round"),
+            models.Index(fields=["player2", "round"], name="match_second_player_round"),
+            # The ended matches of a round and the open ones, counted from the index alone (the
+            # standings' freshness, the rounds' summary).
+            models.Index(fields=["round", "ended_at"], name="match_round_end"),
         ]
 
     def __str__(self) -> str:

@@ -23,6 +23,7 @@ from tournaments import match_history, selectors, services
 from tournaments.access import CORRECTORS, RESULT_KEEPERS, Access, staff_view
 from tournaments.forms import CorrectionForm, GameForm, ResultForm, StandingsQueryForm, SwapForm
 from tournaments.models import Match, RoundDraft, StaffRole
+from tournaments.name_order import NameCursor, NamePage
 
 ORGANISER = StaffRole.ORGANISER
 
@@ -108,12 +109,19 @@ def round_detail(request: DeskRequest, access: Access, number: int) -> HttpRespo
     by_name = request.GET.get("order") == "name"
     # A page at a time, whatever the round's size; printing asks for every row ("all").
     everything = request.GET.get("all") == "1"
-    page: Page[selectors.NameRow] | Page[selectors.MatchRow]
+    page: NamePage[selectors.NameRow] | Page[selectors.MatchRow]
     name_rows: list[selectors.NameRow] = []
     matches: list[selectors.MatchRow] = []
-    if by_name:
-        page = _page(request, selectors.pairings_by_name_rows(round_=round_), everything)
-        name_rows = list(page)
+    if by_name and everything:
+        name_rows = selectors.pairings_by_name_all(round_=round_)
+        page = NamePage(
+            name_rows, has_previous=False, has_next=False, first_key=None, last_key=None
+        )
+    elif by_name:
+        # By name, from where the last page ended (``tournaments.name_order``): no page numbers.
+        cursor = NameCursor.from_query(request.GET)
+        page = selectors.pairings_by_name_page(round_=round_, cursor=cursor, size=PAGE_SIZE)
+        name_rows = page.rows
     else:
         rows = selectors.round_match_rows(round_=round_)
         page = _page(request, rows, everything, size=MATCHES_PAGE_SIZE)
@@ -127,6 +135,13 @@ def round_detail(request: DeskRequest, access: Access, number: int) -> HttpRespo
         "keep": "order=name&" if by_name else "",
         "matches": matches,
         "name_rows": name_rows,
+        # What a row answering a result shows (``_match_row``), none of it on the page: named
+        # all the same, since a name the template does not find costs Django an exception, and
+        # the page looks each one up in each of its 50 rows.
+        "result_form": None,
+        "error": "",
+        "games_one_by_one": False,
+        "notice": "",
     }
     return render(request, "tournaments/round_detail.html", context)
 

@@ -9,7 +9,6 @@ also works without JavaScript.
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -21,7 +20,7 @@ from core.errors import DomainError
 from core.http import DeskRequest, answer_done, answer_refused, message_refusal
 from core.inputs import SearchForm, parse_id, parse_query
 from players.models import Player
-from tournaments import jobs, next_steps, selectors, services
+from tournaments import jobs, name_order, next_steps, selectors, services
 from tournaments.access import Access, staff_view
 from tournaments.forms import (
     ImportForm,
@@ -77,13 +76,14 @@ def tournament_detail(request: DeskRequest, access: Access) -> HttpResponse:
     tournament = access.tournament
     latest = selectors.latest_round(tournament=tournament)
     steps = next_steps.next_steps(tournament=tournament) if access.is_organiser else []
+    players = tournament.registrations.count()
     context = {
         "access": access,
         "tournament": tournament,
         "latest_round": latest,
-        "players": tournament.registrations.count(),
+        "players": players,
         "open_matches": selectors.open_match_count(tournament=tournament),
-        "suggested_rounds": services.suggested_rounds(tournament.registrations.count()),
+        "suggested_rounds": services.suggested_rounds(players),
         "next_steps": steps,
         "first_todo": next((step for step in steps if not step.done), None),
     }
@@ -163,18 +163,23 @@ REGISTRATIONS_PER_PAGE = 100
 def _registrations_context(
     access: Access, request: DeskRequest, **extra: object
 ) -> dict[str, object]:
-    """The players page: one page of the registrations (searched by name or membership id), so
-    that it costs the same at 32 players and at 3,000."""
+    """The players page: one page of the registrations by name (searched by name or membership
+    id), read from where the last page ended, so that it costs the same at 32 players and at
+    10,000 (``tournaments.name_order``)."""
     search = SearchForm(request.GET)
     query = search.cleaned_data["q"] if search.is_valid() else ""
-    registrations = Paginator(
-        selectors.registrations_with_players(tournament=access.tournament, query=query),
-        REGISTRATIONS_PER_PAGE,
-    ).get_page(request.GET.get("page"))
+    tournament = access.tournament
+    registrations = name_order.page_in_name_order(
+        selectors.registrations_with_players(tournament=tournament, query=query),
+        tournament=tournament,
+        cursor=name_order.NameCursor.from_query(request.GET),
+        size=REGISTRATIONS_PER_PAGE,
+    )
     return {
         "access": access,
-        "tournament": access.tournament,
+        "tournament": tournament,
         "registrations": registrations,
+        "registration_count": selectors.registration_count(tournament=tournament, query=query),
         "registration_query": query,
         "page": registrations,
         "player_form": PlayerForm(),

@@ -1,6 +1,7 @@
 """The organiser's pairings and standings come a page at a time, whatever the event's size, and
 all at once on request for printing."""
 
+import html
 import re
 
 import pytest
@@ -55,18 +56,42 @@ def test_the_pairings_by_table_are_paged_and_printed_whole(client):
     assert 'href="?page=2"' in first and "?all=1" in first
 
 
+def link(page: str, rel: str) -> str:
+    """The query string of the pager's «Previous» or «Next» link."""
+    found = re.search(rf'<a href="(\?[^"]*)" rel="{rel}">', page)
+    assert found is not None, f"no {rel} link"
+    return html.unescape(found.group(1))
+
+
+def follow(client, desk: Desk, name: str, query: str, *args: object) -> str:
+    path = reverse(name, args=[desk.tournament.slug, *args])
+    response = client.get(path + query)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def names_in(page: str) -> list[str]:
+    return re.findall(r"<tr><td>([^<]+)</td><td>(?:\d+|—)</td>", page)
+
+
 def test_the_pairings_by_name_are_paged_in_name_order(client):
     desk = paired(250)
     by_name = sorted(reg.player.name for reg in desk.players)
     _q, first = get(client, desk, "tournaments:round", 1, order="name")
-    _q, third = get(client, desk, "tournaments:round", 1, order="name", page=3)
+    second = follow(client, desk, "tournaments:round", link(first, "next"), 1)
+    third = follow(client, desk, "tournaments:round", link(second, "next"), 1)
+    back = follow(client, desk, "tournaments:round", link(third, "prev"), 1)
+    _q, last = get(client, desk, "tournaments:round", 1, order="name", last=1)
 
-    def names(page: str) -> list[str]:
-        return re.findall(r"<tr><td>([^<]+)</td><td>\d+</td>", page)
-
-    assert names(first) == by_name[:PAGE_SIZE]
-    assert names(third) == by_name[2 * PAGE_SIZE :]
-    assert 'href="?order=name&amp;page=2"' in first
+    assert names_in(first) == by_name[:PAGE_SIZE]
+    assert names_in(second) == by_name[PAGE_SIZE : 2 * PAGE_SIZE]
+    assert names_in(third) == by_name[2 * PAGE_SIZE :]
+    assert names_in(back) == names_in(second)
+    # The last page is its last hundred players, whichever page they began on.
+    assert names_in(last) == by_name[-PAGE_SIZE:]
+    assert link(first, "next").startswith("?order=name&after=")
+    assert 'rel="prev"' not in first and 'rel="next"' not in third
+    assert "?order=name&amp;all=1" in first
 
 
 def test_the_standings_are_paged_by_position(client):
@@ -88,14 +113,16 @@ def test_the_standings_are_paged_by_position(client):
 def test_the_players_are_listed_a_page_at_a_time_with_their_number(client):
     desk = paired(250)
     _q, first = get(client, desk, "tournaments:registrations")
-    _q, third = get(client, desk, "tournaments:registrations", page=3)
+    second = follow(client, desk, "tournaments:registrations", link(first, "next"))
+    third = follow(client, desk, "tournaments:registrations", link(second, "next"))
 
     def names(page: str) -> list[str]:
         return re.findall(r"<tr><td>([^<]+)</td><td>", page)
 
     by_name = sorted(reg.player.name for reg in desk.players)
     assert names(first) == by_name[:100] and names(third) == by_name[200:]
-    assert "250 игроков" in first
+    # The number of players stays in the heading on every page.
+    assert "250 игроков" in first and "250 игроков" in third
 
 
 @pytest.mark.parametrize(
@@ -105,6 +132,7 @@ def test_the_players_are_listed_a_page_at_a_time_with_their_number(client):
         ("tournaments:round", (1,), {}),
         ("tournaments:round", (1,), {"page": 2}),
         ("tournaments:round", (1,), {"order": "name"}),
+        ("tournaments:round", (1,), {"order": "name", "last": 1}),
         ("tournaments:standings", (), {}),
         ("tournaments:standings", (), {"round": 1}),
     ],
@@ -113,6 +141,7 @@ def test_the_players_are_listed_a_page_at_a_time_with_their_number(client):
         "by table",
         "by table, page 2",
         "by name",
+        "by name, last page",
         "standings",
         "standings after round 1",
     ],

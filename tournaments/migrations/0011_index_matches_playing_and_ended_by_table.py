@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0009_playoff_settings_rounds_and_seeds'),
+        ('tournaments', '0010_sort_registrations_by_name_and_index_matches'),
     ]
 
     operations = [

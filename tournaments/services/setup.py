@@ -29,6 +29,7 @@ from tournaments.models import (
     TournamentStatus,
     decklists_default,
     decklists_required,
+    sort_name,
 )
 from tournaments.permissions import make_organiser
 from tournaments.services.locks import lock_registrations, lock_tournament
@@ -200,7 +201,10 @@ def register_players(*, tournament: Tournament, players: Sequence[Player]) -> li
                 )
             seen.add(player.pk)
         registrations = Registration.objects.bulk_create(
-            [Registration(tournament=tournament, player=player) for player in players]
+            [
+                Registration(tournament=tournament, player=player, sort_name=sort_name(player.name))
+                for player in players
+            ]
         )
         mark_public_change(tournament_id=tournament.pk)
         return registrations
