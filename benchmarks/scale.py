@@ -27,7 +27,7 @@ WARM_UP = 3
 # (name, user, URL name, URL arguments after the slug, query, HTMX)
 SCREENS: list[tuple[str, str, str, tuple[object, ...], dict[str, str], bool]] = [
     ("judge home", "floor", "judging:judge-home", (), {}, False),
-    ("judge home, page 2", "floor", "judging:judge-home", (), {"page": "2"}, False),
+    ("judge home, page 2", "floor", "judging:judge-home", (), {"after": "{page_1_last}"}, False),
     ("judge search by name", "floor", "judging:judge-home", (), {"q": "Игрок 0001"}, False),
     ("judge search by table", "floor", "judging:judge-home", (), {"q": "7"}, False),
     ("log page", "floor", "judging:log", (), {"player": "{player}"}, False),
@@ -54,6 +54,7 @@ def build(players: int) -> dict[str, object]:
     from floor import services as floor_services
     from judging import services as judging_services
     from judging.editions import load_edition
+    from judging.selectors import players_at_glance
     from players.models import Player, search_text
     from tournaments import services
     from tournaments.models import Match, MatchEnd, Registration, StaffRole
@@ -105,7 +106,14 @@ def build(players: int) -> dict[str, object]:
         )
     floor_services.start_clock(tournament=tournament)
     floor_services.ensure_public_pages(tournament=tournament)
-    return {"tournament": tournament, "users": users, "player": order[3].pk}
+    # The judges' second page is the one after the first page's last player.
+    page_1_last = players_at_glance(tournament=tournament).last
+    return {
+        "tournament": tournament,
+        "users": users,
+        "player": order[3].pk,
+        "page_1_last": page_1_last,
+    }
 
 
 def time_screens(event: dict[str, object]) -> dict[str, float]:
@@ -120,7 +128,10 @@ def time_screens(event: dict[str, object]) -> dict[str, float]:
         client = Client()
         client.force_login(users[user])
         path = reverse(url, args=[tournament.slug, *args])  # type: ignore[attr-defined]
-        data = {k: v.format(player=event["player"]) for k, v in query.items()}
+        data = {
+            k: v.format(player=event["player"], page_1_last=event["page_1_last"])
+            for k, v in query.items()
+        }
         headers = {"HX-Request": "true"} if htmx else {}
         samples = []
         for attempt in range(WARM_UP + REPEATS):

@@ -40,7 +40,10 @@ MINE_PAGE_SIZE = 50
 def judge_home(request: DeskRequest, access: Access) -> HttpResponse:
     query = parse_query(request, SearchForm).cleaned_data["q"]
     found = selectors.players_at_glance(
-        tournament=access.tournament, query=query, page=parse_id(request.GET.get("page")) or 1
+        tournament=access.tournament,
+        query=query,
+        after=parse_id(request.GET.get("after")),
+        before=parse_id(request.GET.get("before")),
     )
     context = {
         "access": access,
