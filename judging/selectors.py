@@ -545,6 +545,59 @@ def records_issued_by(*, tournament: Tournament, user: User) -> QuerySet[Penalty
     )
 
 
+@dataclass(frozen=True)
+class RecordPage:
+    """One page of a judge's records, newest first, with whether newer and older ones exist.
+    Its neighbours are reached from its own first and last records, never by counting."""
+
+    records: list[PenaltyRecord]
+    has_newer: bool
+    has_older: bool
+
+    @property
+    def newest(self) -> int | None:
+        return self.records[0].pk if self.records else None
+
+    @property
+    def oldest(self) -> int | None:
+        return self.records[-1].pk if self.records else None
+
+
+def records_issued_page(
+    *,
+    tournament: Tournament,
+    user: User,
+    older_than: int | None = None,
+    newer_than: int | None = None,
+    page_size: int,
+) -> RecordPage:
+    """The page of the judge's records older than the record ``older_than`` (or the one newer
+    than ``newer_than``); the newest page without either, or when the other side of the cursor
+    has less than a page (a cursor made up or a list that changed shows a full page)."""
+    records = records_issued_by(tournament=tournament, user=user)
+    if newer_than is not None and older_than is None:
+        newer = list(records.filter(pk__gt=newer_than).order_by("id")[: page_size + 1])
+        if len(newer) >= page_size:
+            page = newer[:page_size][::-1]
+            return RecordPage(
+                records=page,
+                has_newer=len(newer) > page_size,
+                has_older=records.filter(pk__lt=page[-1].pk).exists(),
+            )
+    elif older_than is not None:
+        older = list(records.filter(pk__lt=older_than)[: page_size + 1])
+        if older:
+            return RecordPage(
+                records=older[:page_size],
+                has_newer=records.filter(pk__gt=older[0].pk).exists(),
+                has_older=len(older) > page_size,
+            )
+    newest = list(records[: page_size + 1])
+    return RecordPage(
+        records=newest[:page_size], has_newer=False, has_older=len(newest) > page_size
+    )
+
+
 def record_for_card(*, tournament: Tournament, record_id: int) -> PenaltyRecord | None:
     return (
         PenaltyRecord.objects.filter(tournament=tournament, pk=record_id)
