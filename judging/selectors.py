@@ -483,15 +483,19 @@ def _key_of(tournament: Tournament, latest: Round | None, pk: int) -> GlanceKey 
 def _latest_matches(latest: Round | None, ids: list[int]) -> dict[int, tuple[int, int | None]]:
     """The match id and table of each of these players in the latest round, by registration.
 
-    Read by each player's own index over every round they played and kept for the latest round
-    here: a test of the round in the query lets SQLite read the whole round instead (it knows no
-    more of the two indexes than that each picks out rows)."""
+    Read by each side's index over every round the players played, one side at a time, and kept
+    for the latest round here. A test of the round in the query lets SQLite read the whole round
+    instead (it knows no more of the indexes than that each picks out rows), and one test of
+    both sides lets PostgreSQL read every match."""
     if latest is None or not ids:
         return {}
+    columns = ("pk", "round_id", "table", "player1_id", "player2_id")
+    sides = Match.objects.order_by().filter(player1_id__in=ids).values_list(*columns)
+    sides = sides.union(
+        Match.objects.order_by().filter(player2_id__in=ids).values_list(*columns), all=True
+    )
     found: dict[int, tuple[int, int | None]] = {}
-    for match, round_id, table, first, second in Match.objects.filter(
-        Q(player1_id__in=ids) | Q(player2_id__in=ids)
-    ).values_list("pk", "round_id", "table", "player1_id", "player2_id"):
+    for match, round_id, table, first, second in sides:
         if round_id == latest.pk:
             found[first] = (match, table)
             if second is not None:
