@@ -391,24 +391,21 @@ def _header(text: str) -> tuple[str, int | None] | None:
 
 def _count(raw: str) -> int | str:
     """The number of copies, or the message saying why it is not one."""
-    # «1,5» and «1.5» get the same answer either way (neither is decimal); the replacement
-    # keeps the two spellings visibly alike, so mutmut's mutants of it survive as equivalent.
-    if raw.isdecimal() and 1 <= int(raw) <= MAX_COPIES:
-        return int(raw)  # the common case, at once: a whole number of copies
-    raw = raw.replace(",", ".")
+    # Each check is made once: the whole numbers (nearly every count) first, then the rest,
+    # which ``_NUMBER`` lets be only a negative number or a fraction («1,5», «1.5»).
+    if raw.isdecimal():
+        value = int(raw)
+        if value < 1:
+            return _("a line of 0 copies: leave the card out")
+        if value > MAX_COPIES:
+            return _("%(count)s copies is more than any deck holds (at most %(limit)s)") % {
+                "count": value,
+                "limit": MAX_COPIES,
+            }
+        return value
     if raw[0] in _MINUS:
         return _("a number of copies cannot be negative")
-    if not raw.isdecimal():
-        return _("the number of copies must be a whole number")
-    value = int(raw)
-    if value < 1:
-        return _("a line of 0 copies: leave the card out")
-    if value > MAX_COPIES:
-        return _("%(count)s copies is more than any deck holds (at most %(limit)s)") % {
-            "count": value,
-            "limit": MAX_COPIES,
-        }
-    return value
+    return _("the number of copies must be a whole number")
 
 
 def _without_collector_number(line: str, *, count_before: bool) -> str:
@@ -417,9 +414,9 @@ def _without_collector_number(line: str, *, count_before: bool) -> str:
     group = _TRAILING_GROUP.search(line)
     if group is None or (not count_before and _PURE_COUNT.match(group["inside"])):
         return line
-    # The group's pattern takes the spaces before the bracket and lines come stripped, so
-    # neither end has spaces left: mutmut's "lstrip" is an equivalent mutant.
-    return line[: group.start()].rstrip()
+    # No spaces are left before the group: its pattern takes them, and the search finds the
+    # leftmost match, which starts at the first of them.
+    return line[: group.start()]
 
 
 def _two_numbers() -> str:
@@ -457,8 +454,7 @@ def _name(text: str) -> str:
     return _without_collector_number(text, count_before=True).strip(" -–—:.\t")
 
 
-@functools.lru_cache(maxsize=65536)
-def _card_text(line: str) -> _CardText:
+def _read_card_text(line: str) -> _CardText:
     """The name and the number of copies as written on one card line.
 
     Cached: the same lines («3 Вампир») come back in list after list, and a re-check reads every
@@ -485,23 +481,29 @@ def _card_text(line: str) -> _CardText:
     return _CardText(_name(trimmed), None)
 
 
-# «40 карт» under a header (case is ignored, so mutmut's upper-cased pattern is equivalent).
+# The cache wraps the function rather than decorating it, as for every cached reading of a line
+# below: mutmut leaves decorated functions unmutated, and these hold the reading's rules.
+_card_text = functools.lru_cache(maxsize=65536)(_read_card_text)
+
+
+# «40 карт» under a header, in any case.
 _CARDS_STATED = re.compile(r"\d+\s*(?:карт\w*|cards?)\.?", re.I)
 
 # The pure parts of reading a line, each cached by the line's text: a tournament's lists repeat
 # the same lines, and a re-check reads all of them again (benchmarks/decks.py --recheck).
 
 
-@functools.lru_cache(maxsize=65536)
-def _cards_stated(line: str) -> int | None:
+def _read_cards_stated(line: str) -> int | None:
     """«40 карт»: the number of cards a line states, when that is all it says."""
     if _CARDS_STATED.fullmatch(line):
         return int(re.match(r"\d+", line)[0])  # type: ignore[index]
     return None
 
 
-@functools.lru_cache(maxsize=65536)
-def _prepared(line: str) -> tuple[str, bool] | None:
+_cards_stated = functools.lru_cache(maxsize=65536)(_read_cards_stated)
+
+
+def _read_prepared(line: str) -> tuple[str, bool] | None:
     """A stripped line without its bullet, inline comment and list number, and whether it had a
     list number; None for a row of column titles («Карта ⇥ Количество»)."""
     line = _INLINE_COMMENT.sub("", _BULLET.sub("", line))
@@ -514,8 +516,10 @@ def _prepared(line: str) -> tuple[str, bool] | None:
     return line, False
 
 
-@functools.lru_cache(maxsize=65536)
-def _label_parts(line: str) -> tuple[str, str, str] | None:
+_prepared = functools.lru_cache(maxsize=65536)(_read_prepared)
+
+
+def _read_label_parts(line: str) -> tuple[str, str, str] | None:
     """«Герой: Хакодар»: the label as written, the label normalised, the value."""
     match = _LABELLED.match(line)
     if match is None:
@@ -523,8 +527,10 @@ def _label_parts(line: str) -> tuple[str, str, str] | None:
     return match["label"], normalise(match["label"]), match["value"].strip()
 
 
-@functools.lru_cache(maxsize=65536)
-def _header_parts(line: str) -> tuple[tuple[str, int | None] | None, str, int | None]:
+_label_parts = functools.lru_cache(maxsize=65536)(_read_label_parts)
+
+
+def _read_header_parts(line: str) -> tuple[tuple[str, int | None] | None, str, int | None]:
     """A line not starting with a digit as a header: the header it is (or None), the words
     before its count, and the total it states when it is one («Итого 50»)."""
     header = _header(line)
@@ -537,10 +543,15 @@ def _header_parts(line: str) -> tuple[tuple[str, int | None] | None, str, int | 
     return header, base, total
 
 
-@functools.lru_cache(maxsize=65536)
-def _number_without_name(line: str) -> bool:
+_header_parts = functools.lru_cache(maxsize=65536)(_read_header_parts)
+
+
+def _read_number_without_name(line: str) -> bool:
     """A line that starts with a number but is no count before a name («40», «12.12.2026»)."""
     return bool(_STARTS_WITH_NUMBER.match(line)) and not _LEADING.match(line)
+
+
+_number_without_name = functools.lru_cache(maxsize=65536)(_read_number_without_name)
 
 
 class _Reader:
@@ -603,7 +614,6 @@ class _Reader:
     def _header_or_total(self, number: int, line: str) -> bool:
         # ``number`` is taken like every line handler's but not needed here, so mutmut's mutant
         # passing None for it survives as an equivalent one.
-        # Case is ignored (re.I), so mutmut's upper-cased pattern is an equivalent mutant.
         if line[0].isdigit():
             stated = _cards_stated(line)
             if stated is not None:

@@ -23,13 +23,15 @@ def read_section(*, tournament: Tournament, whole: bool) -> dict[str, Any]:
     # Read a page at a time, as the deck screens are: the report's page reads its 50 rows only.
     findings = selectors.finding_rows(tournament=tournament)
     checks = selectors.check_rows(tournament=tournament)
+    penalties = selectors.deck_penalties(tournament=tournament)
     return {
         "uses_decklists": tournament.uses_decklists,
         "findings": list(findings) if whole else findings[:PAGE_ROWS],
         "findings_total": len(findings),
         "checks": list(checks) if whole else checks[:PAGE_ROWS],
         "checks_total": len(checks),
-        "penalties": selectors.deck_penalties(tournament=tournament),
+        "penalties": list(penalties) if whole else penalties[:PAGE_ROWS],
+        "penalties_total": len(penalties),
     }
 
 

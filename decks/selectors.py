@@ -40,6 +40,7 @@ from decks.parsing import (
 )
 from decks.rules import FindingData, RuleSet, check_text
 from judging.models import PenaltyRecord
+from judging.record_state import STATE_FIELDS
 from judging.selectors import STATE_RELATED
 from tournaments.models import Match, Registration, RegistrationStatus, Round, Tournament
 
@@ -468,13 +469,26 @@ def checked_counts(*, tournament: Tournament) -> dict[int, int]:
     return counts
 
 
-def deck_penalties(*, tournament: Tournament) -> list[PenaltyRecord]:
-    """Penalties for deck problems (the guideline's section 1), in the order they were issued."""
-    return list(
+def deck_penalties(*, tournament: Tournament) -> Window[PenaltyRecord]:
+    """Penalties for deck problems (the guideline's section 1), in the order they were issued,
+    read a page at a time."""
+    records = (
         PenaltyRecord.objects.filter(tournament=tournament, infraction__code__startswith="1.")
-        .select_related("registration__player", "infraction", "issued_by", "round", *STATE_RELATED)
+        .select_related("registration__player", "infraction", *STATE_RELATED)
+        # What the report's rows show of the joined rows, and no more: an infraction's texts and
+        # examples are not decoded for every row.
+        .only(
+            "sub_item",
+            "note",
+            *STATE_FIELDS,
+            "registration__player__name",
+            "infraction__code",
+            "served_game__number",
+            "served_match__round__number",
+        )
         .order_by("issued_at", "id")
     )
+    return Window(count=records.count, rows=lambda start, stop: list(records[start:stop]))
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,9 @@ class PlayerSearchForm(forms.Form):
 
 
 class FloorQuery(forms.Form):
-    """The floor page's query: which fragment, and which table's extension buttons are open."""
+    """The floor page's query: which fragment, and which table's extension buttons are open.
+    Which page of tables it shows (``show``, ``after``, ``before``, ``table``) is read by the
+    view, which takes a cursor that is no table number for the first page rather than refuse."""
 
     fragment = forms.ChoiceField(
         required=False,
@@ -52,8 +54,6 @@ class FloorQuery(forms.Form):
         ],
     )
     extend = IdField(required=False)
-    # The round at a glance shows only the tables still playing.
-    playing = forms.BooleanField(required=False)
     row = IdField(required=False)
 
 

@@ -72,6 +72,9 @@ class ExtensionReason(models.TextChoices):
 
 class TimeExtension(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="extensions")
+    # The match's round, kept beside it (as the players' reports keep it): the floor page finds
+    # the round's few extensions by it, without walking the round's thousands of matches.
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
     minutes = models.PositiveSmallIntegerField(_("minutes"))
     reason = models.CharField(_("reason"), max_length=20, choices=ExtensionReason.choices)
     given_by = models.ForeignKey(

@@ -177,7 +177,12 @@ def extend_time(
                 field="minutes",
             )
         extension = TimeExtension.objects.create(
-            match=match, minutes=minutes, reason=reason, given_by=given_by, client_key=client_key
+            match=match,
+            round_id=match.round_id,
+            minutes=minutes,
+            reason=reason,
+            given_by=given_by,
+            client_key=client_key,
         )
         live.publish_event(tournament_id=tournament.pk, event=EXTENSIONS_CHANGED)
         return extension

@@ -3,21 +3,22 @@ their time extensions, the judge calls, the match slips, the players' link and s
 
 import uuid
 from collections.abc import Callable
-from typing import cast
+from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from core.errors import DomainError
 from core.http import DeskRequest, answer_done, answer_refused, message_refusal
-from core.inputs import form_message, parse_query
+from core.inputs import form_message, parse_id, parse_query
 from floor import qr, selectors, services
 from floor.clock import Clock
 from floor.forms import ExtensionForm, FloorQuery, ProjectorQuery
@@ -36,43 +37,151 @@ QUICK_MINUTES = {
     ExtensionReason.RULING: (1, 2, 3, 5),
     ExtensionReason.OTHER: (1, 2, 3, 5),
 }
+# The floor page's filters, each with the count of the round's tables it keeps.
+SHOW_LABELS = {
+    selectors.Show.PLAYING: gettext_lazy("Still playing"),
+    selectors.Show.DISPUTED: gettext_lazy("Reports differ"),
+    selectors.Show.REPORTED: gettext_lazy("Reported, not confirmed"),
+    selectors.Show.NO_RESULT: gettext_lazy("No result yet"),
+    selectors.Show.DONE: gettext_lazy("Done"),
+    selectors.Show.ALL: gettext_lazy("All tables"),
+}
 
 
-# The legend of the round at a glance, in the order a head judge scans it.
-GLANCE_ORDER = (
-    selectors.TableState.DISPUTED,
-    selectors.TableState.CALL,
-    selectors.TableState.REPORTED,
-    selectors.TableState.DECK_CHECK,
-    selectors.TableState.EXTRA_TIME,
-    selectors.TableState.PLAYING,
-    selectors.TableState.CONFIRMED,
-    selectors.TableState.FINISHED,
-)
+@dataclass(frozen=True)
+class PageQuery:
+    """Which page of tables the floor page shows: a filter and a cursor (a table number). It
+    travels in every link and form of the page, so a live re-read, an extension or a closed
+    row keeps the judge on the page they were looking at."""
+
+    show: str = selectors.Show.PLAYING
+    after: int | None = None
+    before: int | None = None
+
+    @classmethod
+    def of(cls, data: QueryDict) -> "PageQuery":
+        """Read from a query string or a form. A cursor that is not a table number (tampered
+        with, or a number below 1) is ignored: the first page then, never an error."""
+        show = data.get("show", "")
+        return cls(
+            show=show if show in selectors.SHOW_ORDER else selectors.Show.PLAYING,
+            after=parse_id(data.get("after")),
+            before=None if data.get("after") else parse_id(data.get("before")),
+        )
+
+    @property
+    def has_cursor(self) -> bool:
+        return self.after is not None or self.before is not None
+
+    @property
+    def fields(self) -> list[tuple[str, str]]:
+        """The query's non-default fields, for links and hidden inputs."""
+        fields = [] if self.show == selectors.Show.PLAYING else [("show", self.show)]
+        if self.after is not None:
+            fields.append(("after", str(self.after)))
+        elif self.before is not None:
+            fields.append(("before", str(self.before)))
+        return fields
+
+    @property
+    def prefix(self) -> str:
+        """The fields as the start of a query string (``show=done&after=50&``), or nothing."""
+        return "".join(f"{urlencode([field])}&" for field in self.fields)
+
+    def url(self, floor_url: str) -> str:
+        return f"{floor_url}?{urlencode(self.fields)}" if self.fields else floor_url
 
 
-def _floor_context(
-    request: DeskRequest, access: Access, *, extend: int | None = None, playing: bool = False
-) -> dict[str, object]:
+def _base_context(request: DeskRequest, access: Access, page: PageQuery) -> dict[str, object]:
     tournament = access.tournament
-    time = selectors.round_time(tournament=tournament)
-    tables = selectors.table_rows(round_=time.round, clock=time.clock) if time else []
-    tiles = selectors.glance(round_=time.round, rows=tables) if time else []
     return {
         "access": access,
         "tournament": tournament,
         "floor_url": reverse("floor:home", args=[tournament.slug]),
-        "extend": extend,
-        "time": time,
-        "tables": tables,
-        "tiles": [tile for tile in tiles if tile.still_playing] if playing else tiles,
-        "legend": [(state, sum(tile.state == state for tile in tiles)) for state in GLANCE_ORDER],
-        "playing_only": playing,
-        "calls": selectors.open_calls(tournament=tournament) if access.is_judge else [],
+        "page_query": page,
+        # Worked out once for the page rather than in each of its rows (a name missing from
+        # the context costs each row a failed look-up).
+        "page_prefix": page.prefix,
+        "is_judge": access.is_judge,
+        "notice": None,
+        "error": None,
         "quick": [(reason, label, QUICK_MINUTES[reason]) for reason, label in _reasons()],
         "reasons": ExtensionReason.choices,
         "live": live.streams_available(request),
+    }
+
+
+def _shows(counts: selectors.RoundCounts) -> list[tuple[str, str, int]]:
+    return [(show, str(SHOW_LABELS[show]), counts.of(show)) for show in selectors.SHOW_ORDER]
+
+
+def _floor_context(
+    request: DeskRequest,
+    access: Access,
+    page: PageQuery,
+    *,
+    extend: int | None = None,
+    parts: tuple[str, ...] = ("calls", "tables", "glance"),
+) -> dict[str, object]:
+    """The floor page's context, or the parts of it one fragment shows: the judge calls, the
+    page of tables, the round at a glance (the page's tiles and the round's counts)."""
+    tournament = access.tournament
+    time = selectors.round_time(tournament=tournament)
+    context = {
+        **_base_context(request, access, page),
+        "extend": extend,
+        "time": time,
         "may_keep_clock": bool(access.roles & set(CLOCK_KEEPERS)),
+    }
+    if "calls" in parts:
+        context["calls"] = selectors.open_calls(tournament=tournament) if access.is_judge else []
+    if time is not None and ("tables" in parts or "glance" in parts):
+        tables = selectors.table_page(
+            round_=time.round,
+            clock=time.clock,
+            show=page.show,
+            after=page.after,
+            before=page.before,
+        )
+        context["page"] = tables
+        context["tables"] = tables.rows
+        context["previous_url"] = (
+            PageQuery(page.show, before=tables.previous_before).url(str(context["floor_url"]))
+            if tables.previous_before is not None
+            else None
+        )
+        context["next_url"] = (
+            PageQuery(page.show, after=tables.next_after).url(str(context["floor_url"]))
+            if tables.next_after is not None
+            else None
+        )
+        context["first_url"] = PageQuery(page.show).url(str(context["floor_url"]))
+        if "glance" in parts:
+            glance = selectors.glance(round_=time.round, rows=tables.rows)
+            context["tiles"] = glance.tiles
+            context["legend"] = glance.legend
+            context["shows"] = _shows(glance.counts)
+    return context
+
+
+def _row_context(
+    request: DeskRequest, access: Access, page: PageQuery, match_id: int, *, extend: bool
+) -> dict[str, object] | None:
+    """What one table's row is drawn from (its extension buttons open or not), or None when
+    the match is not a table of the latest round."""
+    time = selectors.round_time(tournament=access.tournament)
+    row = (
+        selectors.table_row(round_=time.round, clock=time.clock, match_id=match_id)
+        if time is not None
+        else None
+    )
+    if row is None:
+        return None
+    return {
+        **_base_context(request, access, page),
+        "time": time,
+        "row": row,
+        "extend": row.match.pk if extend else None,
     }
 
 
@@ -87,24 +196,57 @@ def _new_key() -> str:
 @vary_on_headers("HX-Request")
 @staff_view(*ALL_STAFF)
 def floor_home(request: DeskRequest, access: Access) -> HttpResponse:
-    """The round on the floor: the clock, the judge calls (oldest first) and the tables.
+    """The round on the floor: the clock, the judge calls (oldest first) and a page of tables,
+    by default those still playing, with the round's counts per state.
 
     ``?extend=<match>`` opens that table's extension buttons (tap 1; tap 2 is a minute button).
+    ``?table=<number>`` finds a table: the page of all tables from it, scrolled to its row.
     """
     query = parse_query(request, FloorQuery).cleaned_data
+    page = PageQuery.of(request.GET)
     extend = query["extend"]
-    context = _floor_context(request, access, extend=extend, playing=query["playing"])
     fragment = query["fragment"]
     if request.htmx and fragment == "table-row":
         wanted = extend or query["row"]
-        tables = cast(list[selectors.TableRow], context["tables"])
-        row = next((row for row in tables if row.match.pk == wanted), None)
-        if row is None:
+        row_context = (
+            _row_context(request, access, page, wanted, extend=bool(extend)) if wanted else None
+        )
+        if row_context is None:
             raise Http404
-        return render(request, "floor/floor.html#table-row", {**context, "row": row})
-    if request.htmx and fragment in ("judge-calls", "floor-tables", "floor-glance"):
+        return render(request, "floor/floor.html#table-row", row_context)
+    if "table" in request.GET:
+        found = _find_table(request, access)
+        if found is not None:
+            return found
+    if request.htmx and fragment == "judge-calls":
+        context = _floor_context(request, access, page, parts=("calls",))
+        return render(request, "floor/floor.html#judge-calls", context)
+    if request.htmx and fragment in ("floor-tables", "floor-glance"):
+        parts = ("tables",) if fragment == "floor-tables" else ("glance",)
+        context = _floor_context(request, access, page, parts=parts)
         return render(request, f"floor/floor.html#{fragment}", context)
-    return render(request, "floor/floor.html", context)
+    return render(request, "floor/floor.html", _floor_context(request, access, page, extend=extend))
+
+
+def _find_table(request: DeskRequest, access: Access) -> HttpResponse | None:
+    """``?table=N``: the page of all tables from table N, at its row (its buttons at hand); a
+    number that is no table of the round is said so on the page (None: the page follows)."""
+    typed = request.GET.get("table", "").strip()
+    number = parse_id(typed)
+    match = (
+        selectors.match_at_table(tournament=access.tournament, table=number)
+        if number is not None
+        else None
+    )
+    if number is None or match is None:
+        messages.error(
+            request,
+            _("There is no table %(table)s in this round.") % {"table": typed[:12] or "—"},
+        )
+        return None
+    floor_url = reverse("floor:home", args=[access.tournament.slug])
+    target = PageQuery(selectors.Show.ALL, after=number - 1 if number > 1 else None)
+    return redirect(f"{target.url(floor_url)}#table-row-{match.pk}")
 
 
 # The clock ---------------------------------------------------------------------------------
@@ -261,27 +403,26 @@ def extend(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
                 "reason": extension.get_reason_display(),
             }
     error = str(refusal.message) if refusal is not None else None
+    page = PageQuery.of(request.POST)
     if request.htmx:
         # After a refusal the buttons stay open for another try; after a success they close.
-        context = _floor_context(request, access, extend=match.pk if error else None)
-        tables = cast(list[selectors.TableRow], context["tables"])
-        row = next((row for row in tables if row.match.pk == match.pk), None)
-        if row is None:  # a match of an earlier round: the page itself says what happened
+        context = _row_context(request, access, page, match.pk, extend=error is not None)
+        if context is None:  # a match of an earlier round: the page itself says what happened
             if refusal is not None:
                 message_refusal(request, refusal)
             response = HttpResponse(status=204)
             response["HX-Redirect"] = reverse("floor:home", args=[access.tournament.slug])
             return response
         return render(
-            request,
-            "floor/floor.html#table-row",
-            {**context, "row": row, "error": error, "notice": notice},
+            request, "floor/floor.html#table-row", {**context, "error": error, "notice": notice}
         )
     if refusal is not None:
         message_refusal(request, refusal)
     else:
         messages.success(request, notice or "")
-    return redirect("floor:home", access.tournament.slug)
+    # Back to the page the judge was on, at the table's row.
+    floor_url = reverse("floor:home", args=[access.tournament.slug])
+    return redirect(f"{page.url(floor_url)}#table-row-{match.pk}")
 
 
 # Judge calls -------------------------------------------------------------------------------
@@ -311,7 +452,7 @@ def _call_action(
     from_console = request.POST.get("next") == "console"
     if request.htmx:
         context = {
-            **_floor_context(request, access),
+            **_floor_context(request, access, PageQuery(), parts=("calls",)),
             "error": error,
             "notice": None if error else done % {"table": call.table},
         }

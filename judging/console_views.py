@@ -4,11 +4,11 @@ and the event stream that keeps every open page current."""
 import datetime
 import logging
 from collections.abc import Iterable, Mapping
+from typing import NamedTuple
 
 from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.db import connections
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
@@ -35,27 +35,61 @@ from tournaments.permissions import may_read_history_elsewhere
 audit_logger = logging.getLogger("desk.audit")
 
 HEAD = StaffRole.HEAD_JUDGE
-LOG_PAGE_SIZE = 100
+# A screen of the log: the newest records, with the live updates arriving at the top. Older ones
+# are a click away, each page read by its key, so the page costs the same on any day of the event.
+LOG_PAGE_SIZE = 25
+# More digits than any record id the desk will hand out (and within a 64-bit id): a longer "key"
+# is not one, and shows the first page.
+KEY_DIGITS = 18
+
+
+def _record_key(raw: str | None) -> int | None:
+    """A page key from the query string, or None (the first page) for anything that is not a
+    positive record id: an old link or a hand-edited one shows the log, never an error."""
+    if raw is None or not (raw.isascii() and raw.isdecimal()) or len(raw) > KEY_DIGITS:
+        return None
+    return int(raw) or None
+
+
+class PathAroundId(NamedTuple):
+    """The path of one record's (or one player's) page around its id: each row of the log puts
+    its own id between the two, where reversing the path for each row was a third of the log's
+    rendering."""
+
+    before: str
+    after: str
+
+
+def _path_around_id(name: str, slug: str) -> PathAroundId:
+    # Two ids differ only where the id goes: what they share on either side is the rest.
+    one, two = reverse(name, args=[slug, 1]), reverse(name, args=[slug, 2])
+    start = next(index for index, (a, b) in enumerate(zip(one, two, strict=True)) if a != b)
+    return PathAroundId(before=one[:start], after=one[start + 1 :])
 
 
 def _log_context(request: DeskRequest, access: Access) -> dict[str, object]:
     tournament = access.tournament
     form = LogFilterForm(request.GET or None, tournament=tournament)
     filters = form.filters() if form.is_valid() else selectors.LogFilters()
-    page = Paginator(
-        selectors.penalty_log(tournament=tournament, filters=filters), LOG_PAGE_SIZE
-    ).get_page(request.GET.get("page"))
+    page = selectors.penalty_log_page(
+        tournament=tournament,
+        filters=filters,
+        size=LOG_PAGE_SIZE,
+        before=_record_key(request.GET.get("before")),
+        after=_record_key(request.GET.get("after")),
+    )
     return {
         "access": access,
         "tournament": tournament,
         "filter_form": form,
         "page": page,
+        "record_path": _path_around_id("judging:console-record", tournament.slug),
+        "player_path": _path_around_id("judging:player", tournament.slug),
         "queue": selectors.head_judge_queue(tournament=tournament),
         # Beside confirm and decline, a request may be put in force at another rank (§4): every
         # request's form offers the ranks the amendment form offers.
         "amend_form": AmendForm(tournament=tournament),
         "live": live.streams_available(request),
-        "query": request.GET.urlencode(),
     }
 
 

@@ -29,6 +29,15 @@ CLOCK_SKEW_FLAGGED = datetime.timedelta(minutes=2)
 ENTERED_LATE = datetime.timedelta(minutes=1)
 
 
+def clock_was_off(tablet_clock_skew: int | None) -> bool:
+    """Whether a record sent with this skew (seconds) came from a tablet whose clock was off by
+    more than ``CLOCK_SKEW_FLAGGED``; lists that read a record's columns without the model ask
+    this too."""
+    return tablet_clock_skew is not None and abs(tablet_clock_skew) > int(
+        CLOCK_SKEW_FLAGGED.total_seconds()
+    )
+
+
 class GuidelineEdition(models.Model):
     slug = models.SlugField(_("slug"), max_length=120, unique=True)
     name = models.CharField(pgettext_lazy("title of a thing", "name"), max_length=200)
@@ -242,6 +251,12 @@ class PenaltyRecord(models.Model):
         ]
         indexes = [
             models.Index(fields=["registration", "status"]),
+            # The report's lists in the order issued (the penalties in force, those for deck
+            # problems): a page of them walks this index and stops, where the tournament's index
+            # alone had every record joined and sorted for each page.
+            models.Index(fields=["tournament", "issued_at", "id"], name="penalty_issue_order"),
+            # The head judge's log, newest first, a page at a time from a record's id.
+            models.Index(fields=["tournament", "id"], name="penalty_log_newest_first"),
             # The head judge's queue: a handful of rows among an event's 20,000 records.
             models.Index(
                 fields=["tournament", "id"],
@@ -282,9 +297,7 @@ class PenaltyRecord(models.Model):
         """The tablet's clock differed from the server's by more than ``CLOCK_SKEW_FLAGGED``
         when the penalty was sent: its moment of entry was moved to the server's clock, and the
         card says so rather than using either silently."""
-        return self.tablet_clock_skew is not None and abs(self.tablet_clock_skew) > int(
-            CLOCK_SKEW_FLAGGED.total_seconds()
-        )
+        return clock_was_off(self.tablet_clock_skew)
 
     @property
     def tablet_clock_skew_minutes(self) -> int:

@@ -393,6 +393,21 @@ def state_of(record: "PenaltyRecord") -> RecordState:
     )
 
 
+# The record's own fields ``state_of`` reads (beside the served game's and match's rows): a list
+# that loads only some fields of its records (``.only()``) loads these.
+STATE_FIELDS = (
+    "status",
+    "rank",
+    "issued_rank",
+    "applies_to",
+    "served_game",
+    "served_match",
+    "loss_cancelled",
+    "revocation_requested",
+    "base_rank",
+)
+
+
 # The columns ``state_from_values`` reads: a report adds them to its ``.values()``.
 STATE_VALUES = (
     "status",

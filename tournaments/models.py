@@ -382,7 +382,23 @@ class Match(models.Model):
         verbose_name_plural = _("matches")
         # A round's tables in order, a page at a time (the judges' start page, the pairings),
         # without sorting the whole round.
-        indexes = [models.Index(fields=["round", "table", "id"], name="match_round_table")]
+        indexes = [
+            models.Index(fields=["round", "table", "id"], name="match_round_table"),
+            # The floor page's tables still playing, and those done, in table order a page at a
+            # time, and counted on every view of it from the index alone. The condition's own
+            # columns close the key: SQLite checks a partial index's condition again on each
+            # entry, and with them in the index it need not read the matches to count them.
+            models.Index(
+                fields=["round", "table", "id", "ended_at", "player2"],
+                condition=Q(ended_at__isnull=True, player2__isnull=False),
+                name="match_round_table_playing",
+            ),
+            models.Index(
+                fields=["round", "table", "id", "ended_at", "player2"],
+                condition=Q(ended_at__isnull=False, player2__isnull=False),
+                name="match_round_table_ended",
+            ),
+        ]
 
     def __str__(self) -> str:
         second = self.player2 if self.player2_id else _("bye")

@@ -2,6 +2,7 @@ import datetime
 import uuid
 
 from django import template
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from floor.models import ReportEntry
@@ -66,6 +67,13 @@ STATE_LABELS = {
     TableState.EXTRA_TIME: _("extra time"),
     TableState.PLAYING: _("playing"),
 }
+
+
+@register.filter
+def table_label(table: int | None) -> str:
+    """ "Table 12", as a filter: a page of fifty rows draws it fifty times, and a filter costs
+    a fraction of a ``blocktranslate`` (the same words, the same catalogue entry)."""
+    return gettext("Table %(n)s") % {"n": table}
 
 
 @register.filter

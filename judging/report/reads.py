@@ -2,7 +2,7 @@
 penalties in force read in chunks as ``PenaltyRow`` objects, never held whole."""
 
 import datetime
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from django.db.models import Count, QuerySet
@@ -233,26 +233,83 @@ def build_report(*, tournament: Tournament, now: datetime.datetime | None = None
     disqualifications = list(
         penalty_rows(records=_in_force(tournament).filter(rank__gte=Rank.DISQUALIFICATION))
     )
+    counts = record_counts(tournament=tournament)
     return Report(
         tournament=tournament,
         generated_at=now or timezone.now(),
         event=event_details(tournament=tournament),
-        staff=staff_rows(tournament=tournament),
+        staff=staff_rows(tournament=tournament, counts=counts),
         standings=tournament_selectors.standings_table(tournament=tournament),
         disqualifications=disqualifications,
         investigations=investigations(record_ids=[row.record_id for row in disqualifications]),
-        acknowledgements=acknowledgement_counts(tournament=tournament),
+        acknowledgements=acknowledgement_counts(counts=counts),
         changes=change_rows(tournament=tournament),
         pending_losses=list(
             penalty_rows(
                 records=PenaltyRecord.objects.filter(tournament=tournament).pending_losses()
             )
         ),
-        by_infraction=counts_by_infraction(tournament=tournament),
-        by_rank=counts_by_rank(tournament=tournament),
-        total_in_force=_in_force(tournament).count(),
+        by_infraction=counts_by_infraction(counts=counts),
+        by_rank=counts_by_rank(counts=counts),
+        total_in_force=sum(group.count for group in counts if group.in_force),
         result_corrections=tournament_selectors.result_corrections(tournament=tournament),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class RecordGroup:
+    """How many of the tournament's records share these columns: the report's every count
+    (by judge, by infraction, by rank, by the player's answer, the total) adds these up."""
+
+    in_force: bool
+    rank: int
+    code: str | None
+    name: str | None
+    answer: str | None
+    judge: int | None
+    count: int
+
+
+def record_counts(*, tournament: Tournament) -> list[RecordGroup]:
+    """The tournament's records counted in one pass over them, grouped by what the report's
+    counts tell apart; the groups are few (a handful of judges, infractions, ranks and answers)
+    however many records there are, where one query per count would read every record each."""
+    grouped = (
+        PenaltyRecord.objects.filter(tournament=tournament)
+        .values_list(
+            "status",
+            "rank",
+            "infraction__code",
+            "infraction__name",
+            "acknowledgement__kind",
+            "issued_by_id",
+        )
+        .annotate(count=Count("id"))
+        .order_by()
+    )
+    return [
+        RecordGroup(
+            in_force=status == RecordStatus.IN_FORCE,
+            rank=rank,
+            code=code,
+            name=name,
+            answer=answer,
+            judge=judge,
+            count=count,
+        )
+        for status, rank, code, name, answer, judge, count in grouped
+    ]
+
+
+def _counted[K](groups: list[RecordGroup], key: Callable[[RecordGroup], K]) -> dict[K, int]:
+    counted: dict[K, int] = {}
+    for group in groups:
+        counted[key(group)] = counted.get(key(group), 0) + group.count
+    return counted
+
+
+def _groups_in_force(groups: list[RecordGroup]) -> list[RecordGroup]:
+    return [group for group in groups if group.in_force]
 
 
 def event_details(*, tournament: Tournament) -> EventDetails:
@@ -325,17 +382,13 @@ def investigations(*, record_ids: list[int]) -> dict[int, Investigation]:
     return written
 
 
-def acknowledgement_counts(*, tournament: Tournament) -> AcknowledgementCounts:
-    counts = dict(
-        _in_force(tournament)
-        .values_list("acknowledgement__kind")
-        .annotate(count=Count("id"))
-        .order_by()
-    )
+def acknowledgement_counts(*, counts: list[RecordGroup]) -> AcknowledgementCounts:
+    """The players' answers to the penalties in force."""
+    answers = _counted(_groups_in_force(counts), lambda group: group.answer)
     return AcknowledgementCounts(
-        acknowledged=counts.get(AcknowledgementKind.ACKNOWLEDGED, 0),
-        declined=counts.get(AcknowledgementKind.DECLINED, 0),
-        not_recorded=counts.get(None, 0),
+        acknowledged=answers.get(AcknowledgementKind.ACKNOWLEDGED, 0),
+        declined=answers.get(AcknowledgementKind.DECLINED, 0),
+        not_recorded=answers.get(None, 0),
     )
 
 
@@ -343,14 +396,9 @@ def acknowledgement_counts(*, tournament: Tournament) -> AcknowledgementCounts:
 ROLE_ORDER = {StaffRole.HEAD_JUDGE: 0, StaffRole.FLOOR_JUDGE: 1, StaffRole.ORGANISER: 2}
 
 
-def staff_rows(*, tournament: Tournament) -> list[StaffRow]:
+def staff_rows(*, tournament: Tournament, counts: list[RecordGroup]) -> list[StaffRow]:
     """Who judged and organised, with how many records each of them issued (in any status)."""
-    issued = dict(
-        PenaltyRecord.objects.filter(tournament=tournament, issued_by__isnull=False)
-        .values_list("issued_by_id")
-        .annotate(count=Count("id"))
-        .order_by()
-    )
+    issued = _counted(counts, lambda group: group.judge)
     members = Staff.objects.filter(tournament=tournament).select_related("user")
     rows = sorted(
         members,
@@ -469,14 +517,10 @@ def change_rows(*, tournament: Tournament) -> list[ChangeRow]:
     return rows
 
 
-def counts_by_infraction(*, tournament: Tournament) -> list[CountRow]:
+def counts_by_infraction(*, counts: list[RecordGroup]) -> list[CountRow]:
     """Penalties in force per infraction in guideline order; stacking's own records last."""
-    rows = (
-        _in_force(tournament)
-        .values_list("infraction__code", "infraction__name")
-        .annotate(count=Count("id"))
-        .order_by()
-    )
+    by_infraction = _counted(_groups_in_force(counts), lambda group: (group.code, group.name))
+    rows = [(code, name, count) for (code, name), count in by_infraction.items()]
 
     def order(row: tuple[str | None, str | None, int]) -> tuple[int, tuple[int | str, ...]]:
         code = row[0]
@@ -491,7 +535,7 @@ def counts_by_infraction(*, tournament: Tournament) -> list[CountRow]:
     return counted
 
 
-def counts_by_rank(*, tournament: Tournament) -> list[CountRow]:
+def counts_by_rank(*, counts: list[RecordGroup]) -> list[CountRow]:
     """Penalties in force per rank, every rank of the ladder listed, the weakest first."""
-    counts = dict(_in_force(tournament).values_list("rank").annotate(count=Count("id")).order_by())
-    return [CountRow(label=str(rank.label), count=counts.get(rank, 0)) for rank in Rank]
+    by_rank = _counted(_groups_in_force(counts), lambda group: group.rank)
+    return [CountRow(label=str(rank.label), count=by_rank.get(rank, 0)) for rank in Rank]

@@ -168,7 +168,8 @@ def test_the_head_judge_sees_the_round_at_a_glance_live(asgi_server, browser, sc
     desk = Desk.create(players=8, uses_decklists=False)
     desk.pair((0, 1), (2, 3), (4, 5), (6, 7))
     floor_services.start_clock(tournament=desk.tournament)
-    tournament_services.enter_result(match=desk.match_of(0), player1_wins=2, player2_wins=1)
+    finished = desk.match_of(0)
+    tournament_services.enter_result(match=finished, player1_wins=2, player2_wins=1)
     floor_services.extend_time(
         match=desk.match_of(2), minutes=5, reason="ruling", given_by=desk.floor, client_key=uuid4()
     )
@@ -176,7 +177,7 @@ def test_the_head_judge_sees_the_round_at_a_glance_live(asgi_server, browser, sc
     checked = DeckCheckPick.objects.get().tables[0]
     slug = desk.tournament.slug
     head = signed_in(browser, asgi_server, desk.head.username)
-    head.goto(f"{asgi_server}/t/{slug}/floor/")
+    head.goto(f"{asgi_server}/t/{slug}/floor/?show=all")
     glance = head.locator("#floor-glance")
 
     def tile(table):
@@ -205,13 +206,21 @@ def test_the_head_judge_sees_the_round_at_a_glance_live(asgi_server, browser, sc
     )
     screenshot(head, "floor-at-a-glance")
 
-    # Only the tables still playing: table 1 (finished) leaves the grid.
-    glance.get_by_role("link", name="Только играющие столы").click()
+    # The first screen keeps the tables still playing: table 1 (finished) leaves the grid.
+    glance.get_by_role("link", name="Ещё играют: 3").click()
     expect(glance.locator(".glance-tile")).to_have_count(3)
     expect(tile(1)).to_have_count(0)
-    assert head.url.endswith("?playing=on")
+    assert head.url.endswith(f"/t/{slug}/floor/#glance-title")
+    expect(glance.get_by_role("link", name="Завершены: 1")).to_be_visible()
     head.reload()
     expect(head.locator("#floor-glance .glance-tile")).to_have_count(3)
+
+    # A table by its number in one step: its row, with its extension button, at hand.
+    head.get_by_label("Номер стола").fill("1")
+    head.get_by_role("button", name="Найти стол").click()
+    row = head.locator(".floor-table", has=head.locator(".table-no", has_text="Стол 1"))
+    expect(row).to_be_in_viewport()
+    assert "show=all" in head.url and head.url.endswith(f"#table-row-{finished.pk}")
 
 
 def test_a_new_tournament_says_what_comes_next(live_server, browser, screenshot):

@@ -91,6 +91,10 @@ def test_players_report_confirm_and_dispute_at_their_tables(asgi_server, browser
     head = signed_in(browser, asgi_server, desk.head.username)
     head.goto(f"{asgi_server}/t/{desk.tournament.slug}/floor/")
     tiles = head.locator("#floor-glance .glance-tile")
+    # The first screen: the tables still playing, the disputed one among them.
+    expect(tiles.nth(0)).to_have_attribute("data-state", "disputed")
+    expect(head.get_by_role("link", name="Результаты расходятся: 1")).to_be_visible()
+    head.goto(f"{asgi_server}/t/{desk.tournament.slug}/floor/?show=all")
     expect(tiles.nth(0)).to_have_attribute("data-state", "confirmed")
     expect(tiles.nth(1)).to_have_attribute("data-state", "disputed")
     expect(tiles.nth(2)).to_have_attribute("data-state", "confirmed")

@@ -1,6 +1,7 @@
 import pytest
 from django.utils import translation
 
+from decks import parsing
 from decks.parsing import (
     EXTRA,
     MAIN,
@@ -27,6 +28,25 @@ POOL = PoolIndex.of(
         CardInfo(9, "Три богатыря"),
     ]
 )
+
+
+# The parts of reading a line that are cached by the line's text. mutmut runs the tests once
+# unmutated and then forks a process per mutant, which inherits the filled caches: a mutant of a
+# function called only through them would never run. Each test reads its lines afresh.
+LINE_CACHES = (
+    parsing._card_text,
+    parsing._cards_stated,
+    parsing._prepared,
+    parsing._label_parts,
+    parsing._header_parts,
+    parsing._number_without_name,
+)
+
+
+@pytest.fixture(autouse=True)
+def _lines_read_afresh():
+    for cache in LINE_CACHES:
+        cache.cache_clear()
 
 
 @pytest.mark.parametrize(

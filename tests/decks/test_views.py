@@ -210,6 +210,29 @@ def test_the_judge_report_shows_findings_checks_and_deck_penalties(client, desk)
     assert "<td>1.1</td> <td>б</td>" in text
 
 
+def test_the_report_page_shows_a_page_of_deck_penalties_and_the_printed_report_all(
+    client, desk, monkeypatch
+):
+    from decks import report
+
+    monkeypatch.setattr(report, "PAGE_ROWS", 2)
+    desk.pair((0, 1), (2, 3))
+    records = [desk.issue(index, "1.1") for index in range(3)]
+    desk.issue(3, "6.1")  # Not a deck problem: never in the section.
+    client.force_login(desk.organiser)
+    path = reverse("judging:report", args=[desk.tournament.slug])
+
+    def deck_penalties(query):
+        page = b"".join(client.get(path, query).streaming_content).decode()
+        section = page.split('id="report-decks"')[1].split("</section>")[0]
+        heading, table = section.split("Penalties for deck problems")[1].split("</h3>")
+        return " ".join(heading.split()), re.findall(r"<tr><td>(\d+)</td>", table)
+
+    count = '<span class="muted">(3)</span>'
+    assert deck_penalties({}) == (count, [str(record.pk) for record in records[:2]])
+    assert deck_penalties({"all": 1}) == (count, [str(record.pk) for record in records])
+
+
 def test_the_judges_player_page_shows_the_list_findings(client, desk):
     services.save_decklist(
         registration=desk.players[1], text=correct_list("3 Шар смерти"), by=desk.floor

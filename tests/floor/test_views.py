@@ -230,8 +230,10 @@ def test_the_console_loads_the_escalated_calls(paired):
 
 
 def test_slips_have_players_ids_boxes_and_a_qr_code(paired):
+    match = paired.match_of(0)
     TimeExtension.objects.create(
-        match=paired.match_of(0),
+        match=match,
+        round_id=match.round_id,
         minutes=3,
         reason="deck_check",
         given_by=paired.floor,
@@ -371,7 +373,7 @@ def test_the_round_at_a_glance_colours_every_table_by_its_state(db):
     deck_services.pick_tables(tournament=desk.tournament, by=desk.head, count=5, seed=7)
     picked = set(DeckCheckPick.objects.get().tables)
     client = signed_in(desk.head)
-    states = glance_states(client, desk)
+    states = glance_states(client, desk, show="all")
     assert states[2] == "finished" and states[4] == "call"
     # A picked table not yet checked is under a deck check unless it is done or calling.
     assert states[1] == "deck-check" and states[3] == "deck-check" and states[5] == "deck-check"
@@ -379,18 +381,15 @@ def test_the_round_at_a_glance_colours_every_table_by_its_state(db):
     deck_services.record_deck_check(registration=desk.players[0], judge=desk.floor, counted={})
     deck_services.record_deck_check(registration=desk.players[4], judge=desk.floor, counted={})
     deck_services.record_deck_check(registration=desk.players[8], judge=desk.floor, counted={})
-    states = glance_states(client, desk)
+    states = glance_states(client, desk, show="all")
     assert states == {1: "playing", 2: "finished", 3: "extra-time", 4: "call", 5: "playing"}
-    # The filter keeps the tables still playing, whatever else they show.
-    assert glance_states(client, desk, playing="on") == {
-        1: "playing",
-        3: "extra-time",
-        4: "call",
-        5: "playing",
-    }
-    page = client.get(url("home", desk), {"playing": "on"}).content.decode()
-    assert "Только играющие столы" in page and 'aria-current="true"' in page
-    assert "вызов судьи: 1" in page and "завершён: 1" in page
+    # The first screen keeps the tables still playing, whatever else they show.
+    assert glance_states(client, desk) == {1: "playing", 3: "extra-time", 4: "call", 5: "playing"}
+    page = client.get(url("home", desk)).content.decode()
+    assert re.search(r'data-show="playing"\s+aria-current="true">Ещё играют: 4<', page)
+    assert "Все столы: 5" in page and "Завершены: 1" in page
+    # The legend counts the whole round, the table done included.
+    assert "вызов судьи: 1" in page and "завершён: 1" in page and "играют: 2" in page
 
 
 def test_the_round_at_a_glance_reads_the_same_queries_for_1_and_3_tables(db):
@@ -464,7 +463,7 @@ def test_the_glance_shows_each_tables_report_state(desk):
     _report(desk.match_of(2), 2, [2, 2], "c")  # table 2: disputed
     _report(desk.match_of(4), 1, [1, 1], "d")
     _report(desk.match_of(4), 2, [1, 1], "e")  # table 3: confirmed; table 4: no result
-    page = signed_in(desk.organiser).get(url("home", desk)).content.decode()
+    page = signed_in(desk.organiser).get(url("home", desk), {"show": "all"}).content.decode()
     states = dict(re.findall(r"<strong>(\d+)</strong>\s*<span>([^<+]+?)\s*</span>", page))
     assert states == {
         "1": "сообщён, не подтверждён",
@@ -472,6 +471,12 @@ def test_the_glance_shows_each_tables_report_state(desk):
         "3": "подтверждён игроками",
         "4": "играют",
     }
+    # Each result state is a filter with its count; the table done leaves the first screen.
+    for label in ("Ещё играют: 3", "Результаты расходятся: 1", "Сообщены, не подтверждены: 1"):
+        assert label in page
+    assert "Без результата: 1" in page and "Завершены: 1" in page
+    first = signed_in(desk.organiser).get(url("home", desk)).content.decode()
+    assert "подтверждён игроками</span>" not in first and "результаты расходятся</span>" in first
 
 
 def test_the_match_screen_lists_the_reports_and_the_staff_still_correct(desk):

@@ -692,3 +692,60 @@ def test_a_report_page_abandoned_half_way_closes_its_rows(desk):
     page.close()
 
     assert closed == [True]
+
+
+def test_the_summary_counts_every_record_as_the_records_themselves_do(db):
+    """The report's counts (one grouped read of the records) against the records counted one by
+    one: in force or not, by stacking, asked of the head judge, revoked, answered or not."""
+    from collections import Counter
+
+    from core.people import display_name
+    from judging.models import PenaltyRecord
+    from judging.report import build_report
+
+    desk = Desk.create()
+    desk.pair((0, 1), (2, 3))
+    for code in ("1.1", "1.2", "1.4", "1.4"):  # Three warnings: stacked at the match's end.
+        desk.issue(0, code, "between_games", by="floor")
+    desk.finish(0)
+    told = desk.issue(2, "1.1", by="floor")
+    refused = desk.issue(3, "1.4")
+    desk.issue(3, "6.1", by="floor", confirm_second=False)  # Waits for the head judge.
+    wrong = desk.issue(2, "1.2")
+    services.acknowledge_penalty(record=told, judge=desk.floor)
+    services.acknowledge_penalty(record=refused, judge=desk.floor, declined=True)
+    services.revoke_penalty(record=wrong, author=desk.head, reason="не тот игрок")
+
+    built = build_report(tournament=desk.tournament)
+
+    records = list(
+        PenaltyRecord.objects.filter(tournament=desk.tournament).select_related(
+            "infraction", "issued_by"
+        )
+    )
+    in_force = [record for record in records if record.status == RecordStatus.IN_FORCE]
+    assert {record.status for record in records} > {RecordStatus.IN_FORCE}
+    assert any(record.infraction is None for record in in_force)
+    assert built.total_in_force == len(in_force)
+    assert [(row.label, row.count) for row in built.by_rank] == [
+        (str(rank.label), sum(record.rank == rank for record in in_force)) for rank in Rank
+    ]
+    stacking = "Три одинаковых пенальти"
+    assert Counter({row.label: row.count for row in built.by_infraction}) == Counter(
+        f"{record.infraction.code} {record.infraction.name}" if record.infraction else stacking
+        for record in in_force
+    )
+    answers = Counter(
+        record.acknowledgement_or_none.kind if record.acknowledgement_or_none else None
+        for record in in_force
+    )
+    assert (
+        built.acknowledgements.acknowledged,
+        built.acknowledgements.declined,
+        built.acknowledgements.not_recorded,
+    ) == (answers["acknowledged"], answers["declined"], answers[None])
+    issued = Counter(display_name(record.issued_by) for record in records if record.issued_by)
+    assert {row.name: row.penalties_issued for row in built.staff} == {
+        display_name(user): issued[display_name(user)]
+        for user in (desk.head, desk.floor, desk.organiser)
+    }
