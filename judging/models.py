@@ -263,6 +263,9 @@ class PenaltyRecord(models.Model):
                 condition=Q(status="awaiting_head_judge") | Q(revocation_requested=True),
                 name="penalty_request_queue",
             ),
+            # A judge's own records, newest first («my penalties»): a page is read from the
+            # index, whatever the number of records of the event and of the other judges.
+            models.Index(fields=["tournament", "issued_by", "id"], name="penalty_issued_by_judge"),
         ]
 
     def __str__(self) -> str:

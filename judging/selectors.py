@@ -8,7 +8,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db.models import (
     Exists,
-    F,
     OuterRef,
     Q,
     QuerySet,
@@ -213,164 +212,402 @@ class PlayerAtGlance:
 
 GLANCE_PAGE_SIZE = 30
 
+# A name search that finds at most this many players sorts them by table here, after reading
+# their matches by the players' own indexes; one that finds more (the first letter or two typed)
+# walks the round's tables in order and stops at the end of its page.
+FEW_FOUND = 100
+
+
+@dataclass(frozen=True, order=True)
+class GlanceKey:
+    """A player's place in the glance list: those at a table first, by table and then by name;
+    then those without one (a bye, not paired, dropped), by name. The registration's id breaks
+    ties between namesakes."""
+
+    after_tables: bool
+    table: int
+    name: str
+    pk: int
+
+    @classmethod
+    def of(cls, table: int | None, name: str, pk: int) -> "GlanceKey":
+        return cls(after_tables=table is None, table=table or 0, name=name, pk=pk)
+
 
 @dataclass(frozen=True)
 class GlancePage:
-    """One page of players found: bounded whatever the size of the event."""
+    """One page of players found: bounded whatever the size of the event. Its neighbours are
+    reached from its first and last players (``before`` and ``after``), never by counting the
+    players ahead of it."""
 
     rows: list[PlayerAtGlance]
-    number: int
+    has_previous: bool
     has_next: bool
 
     @property
-    def has_previous(self) -> bool:
-        return self.number > 1
+    def first(self) -> int | None:
+        return self.rows[0].registration.pk if self.rows else None
+
+    @property
+    def last(self) -> int | None:
+        return self.rows[-1].registration.pk if self.rows else None
 
 
 def players_at_glance(
     *,
     tournament: Tournament,
     query: str = "",
-    registration_ids: list[int] | None = None,
-    page: int = 1,
+    after: int | None = None,
+    before: int | None = None,
     page_size: int = GLANCE_PAGE_SIZE,
 ) -> GlancePage:
-    """Players of the tournament found by table number or part of a name, in table order (then
-    by name; players without a table last), one page at a time.
+    """Players of the tournament found by table number or part of a name (all of them without a
+    query), in table order, one page at a time: the page after the player ``after`` or the one
+    before the player ``before``; the first page without either, or when that player is not one
+    of this tournament's.
 
-    A handful of queries whatever the number of players or penalties, and none of them reads the
-    whole round: the latest round, one page of players, the matches of those players only, and
-    their penalties in force. The start page walks the round's tables in order from the page's
-    first table (an index on the round and the table), rather than looking up the table of every
-    registration to sort them.
+    A handful of queries whatever the number of players or penalties: the latest round, the
+    cursor player's place, one page of players, their matches and their penalties in force. The
+    start page and a search that finds many walk the round's tables from the cursor's table (an
+    index on the round and the table) and stop at the page's end; a table number or a name that
+    finds few reads just those players. Only a page that reaches past the tables reads the
+    players without one, which means looking at every registration once.
     """
     latest = Round.objects.filter(tournament=tournament).order_by("-number").first()
-    page = min(max(page, 1), 100_000)  # Past the last page is an empty page, never an error.
-    start = (page - 1) * page_size
+    backward = before is not None and after is None
+    cursor = before if backward else after
+    key = _key_of(tournament, latest, cursor) if cursor is not None else None
+    if key is None:
+        backward = False
     query = query.strip()
-    if registration_ids is not None:
-        ids = _found_in_table_order(tournament, latest, registration_ids, start, page_size + 1)
-    elif query.isdecimal():
-        at_table = (
-            Match.objects.filter(round=latest, table=int(query)).values_list(
-                "player1_id", "player2_id"
-            )
-            if latest is not None
-            else []
-        )
-        wanted = [player for pair in at_table for player in pair if player is not None]
-        ids = _found_in_table_order(tournament, latest, wanted, start, page_size + 1)
-    elif query:
-        found = Registration.objects.filter(
-            tournament=tournament, player__search_text__contains=search_text(query)
-        ).values_list("pk", flat=True)
-        ids = _found_in_table_order(tournament, latest, found, start, page_size + 1)
+    keys = _glance_keys(tournament, latest, query, key, page_size + 1, backward)
+    if key is not None and (not keys or (backward and len(keys) < page_size)):
+        # Nothing after the cursor (the list changed under it), or less than a page before it:
+        # the first page, rather than an empty or a short one.
+        key, backward = None, False
+        keys = _glance_keys(tournament, latest, query, None, page_size + 1, False)
+    if backward:
+        has_previous, has_next = len(keys) > page_size, True
+        keys = keys[:page_size][::-1]
     else:
-        ids = _tables_in_order(tournament, latest, start, page_size + 1)
-    has_next = len(ids) > page_size
-    ids = ids[:page_size]
-    registrations = Registration.objects.select_related("player").in_bulk(ids)
-    match_of: dict[int, Match] = {}
-    if latest is not None and ids:
-        for match in (
-            Match.objects.filter(round=latest)
-            .filter(Q(player1_id__in=ids) | Q(player2_id__in=ids))
-            .select_related("round", "player1__player", "player2__player")
-        ):
-            match_of[match.player1_id] = match
-            if match.player2_id:
-                match_of[match.player2_id] = match
-    penalties: dict[int, list[PenaltyRecord]] = {pk: [] for pk in ids}
-    if ids:
-        for record in (
-            PenaltyRecord.objects.in_force()
-            .filter(registration_id__in=ids)
-            .select_related("infraction")
-            .order_by("id")
-        ):
-            penalties[record.registration_id].append(record)
-    rows = [
-        PlayerAtGlance(
-            registration=registrations[pk], match=match_of.get(pk), penalties=penalties[pk]
-        )
-        for pk in ids
-    ]
-    return GlancePage(rows=rows, number=page, has_next=has_next)
-
-
-def _table_of(latest: Round, side: str) -> Subquery:
-    """The table the registration plays at in the latest round from one side of the match: a
-    look-up by that side's index, where one test of both sides would read the round's matches."""
-    return Subquery(
-        Match.objects.filter(round=latest, **{side: OuterRef("pk")}).values("table")[:1]
-    )
-
-
-def _found_in_table_order(
-    tournament: Tournament,
-    latest: Round | None,
-    ids: "QuerySet[Registration, int] | list[int]",
-    start: int,
-    count: int,
-) -> list[int]:
-    """A search's players (a name, a table, given ids) in table order, then by name."""
-    found = Registration.objects.filter(tournament=tournament, pk__in=ids)
-    if latest is None:
-        # No round yet, so no tables: by name alone (PostgreSQL refuses to order by a constant).
-        ordered = found.order_by("player__name", "pk")
-    else:
-        ordered = found.annotate(
-            table_no=Coalesce(_table_of(latest, "player1"), _table_of(latest, "player2"))
-        ).order_by(F("table_no").asc(nulls_last=True), "player__name", "pk")
-    return list(ordered.values_list("pk", flat=True)[start : start + count])
-
-
-def _tables_in_order(
-    tournament: Tournament, latest: Round | None, start: int, count: int
-) -> list[int]:
-    """Every player, ``count`` of them from position ``start``, in table order: two players per
-    table, by name at their table; then the players with no table (a bye, not paired, dropped)
-    by name. Reads the tables of the page only."""
-    ids: list[int] = []
-    tabled = 0
-    if latest is not None:
-        tables = Match.objects.filter(round=latest, table__isnull=False)
-        # Every match with a table has two players (a bye has none), so the page starts at its
-        # first player's table.
-        first_table = start // 2
-        rows = tables.order_by("table", "id").values_list(
-            "player1_id", "player1__player__name", "player2_id", "player2__player__name"
-        )[first_table : first_table + count // 2 + 2]
-        for first, first_name, second, second_name in rows:
-            pair = sorted([(first_name, first), (second_name, second)])
-            ids.extend(pk for _name, pk in pair)
-        ids = ids[start - 2 * first_table :][:count]
-        if len(ids) == count:
-            return ids
-        tabled = 2 * tables.count()
-    rest = Registration.objects.filter(tournament=tournament)
-    if latest is not None:
-        tables_of_round = Match.objects.filter(round=latest, table__isnull=False)
-        rest = rest.exclude(Exists(tables_of_round.filter(player1=OuterRef("pk")))).exclude(
-            Exists(tables_of_round.filter(player2=OuterRef("pk")))
-        )
-    offset = max(0, start - tabled)
-    rest_ids = rest.order_by("player__name", "pk").values_list("pk", flat=True)
-    ids.extend(rest_ids[offset : offset + count - len(ids)])
-    return ids
+        has_previous, has_next = key is not None, len(keys) > page_size
+        keys = keys[:page_size]
+    rows = _glance_rows(latest, [found.pk for found in keys])
+    return GlancePage(rows=rows, has_previous=has_previous, has_next=has_next)
 
 
 def player_at_glance(*, tournament: Tournament, registration: Registration) -> PlayerAtGlance:
     """One player with their match in the latest round and penalties: reads that match only."""
-    (row,) = players_at_glance(tournament=tournament, registration_ids=[registration.pk]).rows
+    latest = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    (row,) = _glance_rows(latest, [registration.pk])
     return row
 
 
+def _glance_keys(
+    tournament: Tournament,
+    latest: Round | None,
+    query: str,
+    key: GlanceKey | None,
+    count: int,
+    backward: bool,
+) -> list[GlanceKey]:
+    """Up to ``count`` places after ``key`` in list order (before it, nearest first, when
+    ``backward``) of the players the query finds."""
+    if query.isdecimal():
+        return _beyond(_at_table(latest, int(query)), key, count, backward)
+    if not query:
+        return _walk(tournament, latest, key, count, backward, needle=None)
+    needle = search_text(query)
+    found = list(
+        # No order: a sort would read every find before the limit.
+        Registration.objects.filter(tournament=tournament, player__search_text__contains=needle)
+        .order_by()
+        .values_list("pk", "player__name")[: FEW_FOUND + 1]
+    )
+    if len(found) > FEW_FOUND:
+        return _walk(tournament, latest, key, count, backward, needle=needle)
+    where = _latest_matches(latest, [pk for pk, _name in found])
+    tables = {pk: table for pk, (_match, table) in where.items()}
+    places = sorted(GlanceKey.of(tables.get(pk), name, pk) for pk, name in found)
+    return _beyond(places, key, count, backward)
+
+
+def _beyond(
+    places: list[GlanceKey], key: GlanceKey | None, count: int, backward: bool
+) -> list[GlanceKey]:
+    """``count`` of the sorted places after ``key`` (or before it, nearest first)."""
+    if key is None:
+        return places[:count]
+    if backward:
+        return [place for place in reversed(places) if place < key][:count]
+    return [place for place in places if place > key][:count]
+
+
+# Larger than any table: a longer number typed in the search box finds nobody rather than
+# overflowing the database's integers.
+MAX_TABLE = 1_000_000
+
+
+def _at_table(latest: Round | None, table: int) -> list[GlanceKey]:
+    """The players at that table of the latest round, by name (one index look-up)."""
+    if latest is None or table > MAX_TABLE:
+        return []
+    at_table = Match.objects.filter(round=latest, table=table).values_list(
+        "player1_id", "player1__player__name", "player2_id", "player2__player__name"
+    )
+    return sorted(
+        GlanceKey.of(table, name, pk)
+        for first, first_name, second, second_name in at_table
+        for pk, name in ((first, first_name), (second, second_name))
+        if pk is not None
+    )
+
+
+def _walk(
+    tournament: Tournament,
+    latest: Round | None,
+    key: GlanceKey | None,
+    count: int,
+    backward: bool,
+    needle: str | None,
+) -> list[GlanceKey]:
+    """``count`` places after ``key`` (before it, nearest first, when ``backward``) of every
+    player, or of those whose search text holds ``needle``: the round's tables in order from
+    the key's table, then the players without a table (backward: the other way round)."""
+    after_tables = key is not None and key.after_tables
+    places: list[GlanceKey] = []
+    if not backward:
+        exhausted = True
+        if latest is not None and not after_tables:
+            places, exhausted = _walk_tables(latest, key, count, backward, needle)
+        if exhausted:
+            places += _walk_untabled(tournament, latest, key, count - len(places), backward, needle)
+        return places
+    if after_tables:
+        places = _walk_untabled(tournament, latest, key, count, backward, needle)
+    if len(places) < count and latest is not None:
+        places += _walk_tables(latest, key, count - len(places), backward, needle)[0]
+    return places
+
+
+def _walk_tables(
+    latest: Round,
+    key: GlanceKey | None,
+    count: int,
+    backward: bool,
+    needle: str | None,
+) -> tuple[list[GlanceKey], bool]:
+    """Up to ``count`` places at the round's tables beyond ``key``, and whether the tables ran
+    out before the count was reached."""
+    tables = Match.objects.filter(round=latest, table__isnull=False)
+    if key is not None and not key.after_tables:
+        tables = (
+            tables.filter(table__lte=key.table) if backward else tables.filter(table__gte=key.table)
+        )
+    if needle is not None:
+        tables = tables.filter(
+            Q(player1__player__search_text__contains=needle)
+            | Q(player2__player__search_text__contains=needle)
+        )
+    # Every table read gives at least one place, except the key's own table: one table more
+    # than the count fills the page.
+    rows = tables.order_by(*(("-table", "-id") if backward else ("table", "id"))).values_list(
+        "table",
+        "player1_id",
+        "player1__player__name",
+        "player1__player__search_text",
+        "player2_id",
+        "player2__player__name",
+        "player2__player__search_text",
+    )[: count + 1]
+    places: list[GlanceKey] = []
+    for table, first, first_name, first_text, second, second_name, second_text in rows:
+        at_table = sorted(
+            GlanceKey.of(table, name, pk)
+            for pk, name, text in (
+                (first, first_name, first_text),
+                (second, second_name, second_text),
+            )
+            if pk is not None and (needle is None or needle in text)
+        )
+        if backward:
+            at_table.reverse()
+        places += [
+            place for place in at_table if key is None or (place < key if backward else place > key)
+        ]
+    return places[:count], len(rows) <= count
+
+
+def _walk_untabled(
+    tournament: Tournament,
+    latest: Round | None,
+    key: GlanceKey | None,
+    count: int,
+    backward: bool,
+    needle: str | None,
+) -> list[GlanceKey]:
+    """Up to ``count`` players without a table in the latest round beyond ``key``, by name."""
+    if count <= 0:
+        return []
+    rest = Registration.objects.filter(tournament=tournament)
+    if latest is not None:
+        # Each side of the round's tables read once (a list the database keeps while it reads
+        # the registrations), not looked up again for each registration.
+        tables = Match.objects.filter(round=latest, table__isnull=False)
+        rest = rest.exclude(pk__in=tables.values("player1_id")).exclude(
+            pk__in=tables.filter(player2__isnull=False).values("player2_id")
+        )
+    if needle is not None:
+        rest = rest.filter(player__search_text__contains=needle)
+    if key is not None and key.after_tables:
+        if backward:
+            rest = rest.filter(
+                Q(player__name__lt=key.name) | Q(player__name=key.name, pk__lt=key.pk)
+            )
+        else:
+            rest = rest.filter(
+                Q(player__name__gt=key.name) | Q(player__name=key.name, pk__gt=key.pk)
+            )
+    order = ("-player__name", "-pk") if backward else ("player__name", "pk")
+    return [
+        GlanceKey.of(None, name, pk)
+        for pk, name in rest.order_by(*order).values_list("pk", "player__name")[:count]
+    ]
+
+
+def _key_of(tournament: Tournament, latest: Round | None, pk: int) -> GlanceKey | None:
+    """The place of the tournament's registration ``pk`` in the list, or None when the
+    tournament has no such registration (a cursor from another page, or made up)."""
+    name = (
+        Registration.objects.filter(tournament=tournament, pk=pk)
+        .values_list("player__name", flat=True)
+        .first()
+    )
+    if name is None:
+        return None
+    match = _latest_matches(latest, [pk]).get(pk)
+    return GlanceKey.of(match[1] if match else None, name, pk)
+
+
+def _latest_matches(latest: Round | None, ids: list[int]) -> dict[int, tuple[int, int | None]]:
+    """The match id and table of each of these players in the latest round, by registration.
+
+    Read by each side's index over every round the players played, one side at a time, and kept
+    for the latest round here. A test of the round in the query lets SQLite read the whole round
+    instead (it knows no more of the indexes than that each picks out rows), and one test of
+    both sides lets PostgreSQL read every match."""
+    if latest is None or not ids:
+        return {}
+    columns = ("pk", "round_id", "table", "player1_id", "player2_id")
+    sides = Match.objects.order_by().filter(player1_id__in=ids).values_list(*columns)
+    sides = sides.union(
+        Match.objects.order_by().filter(player2_id__in=ids).values_list(*columns), all=True
+    )
+    found: dict[int, tuple[int, int | None]] = {}
+    for match, round_id, table, first, second in sides:
+        if round_id == latest.pk:
+            found[first] = (match, table)
+            if second is not None:
+                found[second] = (match, table)
+    return found
+
+
+def _glance_rows(latest: Round | None, ids: list[int]) -> list[PlayerAtGlance]:
+    """The players of these registrations with their match in the latest round and their
+    penalties in force, in the order given; each read by the rows' own keys. A player with a
+    match comes with it, so only those without one are read on their own."""
+    if not ids:
+        return []
+    where = _latest_matches(latest, ids)
+    matches = Match.objects.select_related("player1__player", "player2__player").in_bulk(
+        {match for match, _table in where.values()}
+    )
+    registrations: dict[int, Registration] = {}
+    for match in matches.values():
+        for side in (match.player1, match.player2):
+            if side is not None:
+                registrations[side.pk] = side
+    unmatched = [pk for pk in ids if pk not in registrations]
+    if unmatched:
+        registrations.update(Registration.objects.select_related("player").in_bulk(unmatched))
+    penalties: dict[int, list[PenaltyRecord]] = {pk: [] for pk in ids}
+    for record in (
+        PenaltyRecord.objects.in_force()
+        .filter(registration_id__in=ids)
+        .select_related("infraction")
+        .order_by("id")
+    ):
+        penalties[record.registration_id].append(record)
+    return [
+        PlayerAtGlance(
+            registration=registrations[pk],
+            match=matches[where[pk][0]] if pk in where else None,
+            penalties=penalties[pk],
+        )
+        for pk in ids
+    ]
+
+
 def records_issued_by(*, tournament: Tournament, user: User) -> QuerySet[PenaltyRecord]:
+    """The judge's records in the tournament, newest first (an index on the tournament, the
+    judge and the id: a page reads its own rows only)."""
     return (
         PenaltyRecord.objects.filter(tournament=tournament, issued_by=user)
         .select_related("registration__player", "infraction", "round", *STATE_RELATED)
         .order_by("-id")
+    )
+
+
+@dataclass(frozen=True)
+class RecordPage:
+    """One page of a judge's records, newest first, with whether newer and older ones exist.
+    Its neighbours are reached from its own first and last records, never by counting."""
+
+    records: list[PenaltyRecord]
+    has_newer: bool
+    has_older: bool
+
+    @property
+    def newest(self) -> int | None:
+        return self.records[0].pk if self.records else None
+
+    @property
+    def oldest(self) -> int | None:
+        return self.records[-1].pk if self.records else None
+
+
+def records_issued_page(
+    *,
+    tournament: Tournament,
+    user: User,
+    older_than: int | None = None,
+    newer_than: int | None = None,
+    page_size: int,
+) -> RecordPage:
+    """The page of the judge's records older than the record ``older_than`` (or the one newer
+    than ``newer_than``); the newest page without either, or when the other side of the cursor
+    has less than a page (a cursor made up or a list that changed shows a full page)."""
+    records = records_issued_by(tournament=tournament, user=user)
+    if newer_than is not None and older_than is None:
+        newer = list(records.filter(pk__gt=newer_than).order_by("id")[: page_size + 1])
+        if len(newer) >= page_size:
+            page = newer[:page_size][::-1]
+            return RecordPage(
+                records=page,
+                has_newer=len(newer) > page_size,
+                has_older=records.filter(pk__lt=page[-1].pk).exists(),
+            )
+    elif older_than is not None:
+        older = list(records.filter(pk__lt=older_than)[: page_size + 1])
+        if older:
+            return RecordPage(
+                records=older[:page_size],
+                has_newer=records.filter(pk__gt=older[0].pk).exists(),
+                has_older=len(older) > page_size,
+            )
+    newest = list(records[: page_size + 1])
+    return RecordPage(
+        records=newest[:page_size], has_newer=False, has_older=len(newest) > page_size
     )
 
 

@@ -7,7 +7,6 @@ import uuid
 from typing import cast
 
 from django.contrib import messages
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -40,7 +39,10 @@ MINE_PAGE_SIZE = 50
 def judge_home(request: DeskRequest, access: Access) -> HttpResponse:
     query = parse_query(request, SearchForm).cleaned_data["q"]
     found = selectors.players_at_glance(
-        tournament=access.tournament, query=query, page=parse_id(request.GET.get("page")) or 1
+        tournament=access.tournament,
+        query=query,
+        after=parse_id(request.GET.get("after")),
+        before=parse_id(request.GET.get("before")),
     )
     context = {
         "access": access,
@@ -355,14 +357,17 @@ def record_undo(request: DeskRequest, access: Access, record_id: int) -> HttpRes
 
 @staff_view(*JUDGES)
 def my_records(request: DeskRequest, access: Access) -> HttpResponse:
-    records = Paginator(
-        selectors.records_issued_by(tournament=access.tournament, user=request.user),
-        MINE_PAGE_SIZE,
-    ).get_page(request.GET.get("page"))
+    page = selectors.records_issued_page(
+        tournament=access.tournament,
+        user=request.user,
+        older_than=parse_id(request.GET.get("older")),
+        newer_than=parse_id(request.GET.get("newer")),
+        page_size=MINE_PAGE_SIZE,
+    )
     return render(
         request,
         "judging/record_mine.html",
-        {"access": access, "tournament": access.tournament, "records": records},
+        {"access": access, "tournament": access.tournament, "page": page},
     )
 
 

@@ -8,6 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from judging.selectors import players_at_glance
 from tests.factories import Desk, crowd
 from tournaments import services as tournament_services
 
@@ -116,11 +117,14 @@ def test_the_start_page_pages_through_the_players_in_table_order(client, db):
     path = reverse("judging:judge-home", args=[large.tournament.slug])
 
     first = " ".join(client.get(path).content.decode().split())
-    second = " ".join(client.get(path, {"page": 2}).content.decode().split())
+    last_on_first = players_at_glance(tournament=large.tournament).last
+    second_page = players_at_glance(tournament=large.tournament, after=last_on_first)
+    second = " ".join(client.get(path, {"after": last_on_first}).content.decode().split())
 
     assert "Стол 1 <" in first and "Стол 15 <" in first and "Стол 16 <" not in first
-    assert "Стол 16 <" in second and "Стол 30 <" in second
-    assert "page=2" in first and "page=1" in second
+    assert "Стол 16 <" in second and "Стол 30 <" in second and "Стол 15 <" not in second
+    assert f"after={last_on_first}" in first
+    assert f"before={second_page.first}" in second
 
 
 def test_the_console_player_filter_is_a_search(client, db):
