@@ -266,8 +266,11 @@ def _point_lines_at_pool(*, ids: list[int], pool_id: int) -> None:
     """Point the lists' lines at the cards of the new pool with the same names, in one statement:
     most lines read the same card in a re-imported pool (a ban, a new set), so the step then
     rewrites only the lists whose reading changed."""
-    old_key = Card.objects.filter(pk=OuterRef(OuterRef("card_id"))).values("key")[:1]
-    new_card = Card.objects.filter(pool_id=pool_id, key=Subquery(old_key)).values("pk")[:1]
+    # Unordered: the cards' default ordering would join their pools and sort for every line.
+    old_key = Card.objects.filter(pk=OuterRef(OuterRef("card_id"))).order_by().values("key")[:1]
+    new_card = (
+        Card.objects.filter(pool_id=pool_id, key=Subquery(old_key)).order_by().values("pk")[:1]
+    )
     DeckListLine.objects.filter(decklist_id__in=ids, card__isnull=False).exclude(
         card__pool_id=pool_id
     ).update(card_id=Subquery(new_card))
