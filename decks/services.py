@@ -8,12 +8,13 @@ import datetime
 import secrets
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -349,9 +350,13 @@ def _recheck_step(
             item.lines_changed = saved_lines.get(item.decklist.pk, []) != now_read
     changed = {r.decklist.pk: r for r in reread if r.findings_changed or r.lines_changed}
     now = timezone.now()
-    lines = {pk: _line_rows(r.decklist, r.parse) for pk, r in changed.items() if r.lines_changed}
+    lines = {
+        pk: _column_values(_line_rows(r.decklist, r.parse))
+        for pk, r in changed.items()
+        if r.lines_changed
+    }
     found = {
-        pk: _finding_rows(r.decklist, r.findings, now)
+        pk: _column_values(_finding_rows(r.decklist, r.findings, now))
         for pk, r in changed.items()
         if r.findings_changed
     }
@@ -373,23 +378,59 @@ def _recheck_step(
     return len(reread) - len(stale), bool(changed)
 
 
+def _new_row_columns(model: type[models.Model]) -> list[tuple[models.Field[Any, Any], str]]:
+    """The fields a new row of the model is written with, each with its column: every concrete
+    field but the key, which the database gives."""
+    return [
+        (column, column.column)
+        for column in model._meta.get_fields()
+        if isinstance(column, models.Field) and column.column is not None and not column.primary_key
+    ]
+
+
+def _column_values(rows: Sequence[models.Model]) -> list[tuple[Any, ...]]:
+    """New rows' values as the database takes them, each through its field's own ``pre_save``
+    and ``get_db_prep_save`` (what ``bulk_create`` does with them). Done before the write
+    transaction: for a step's 600 findings that preparation is most of ``bulk_create``'s time,
+    and on SQLite every other writer waits for the transaction."""
+    if not rows:
+        return []
+    fields = [column for column, _name in _new_row_columns(type(rows[0]))]
+    return [
+        tuple(column.get_db_prep_save(column.pre_save(row, True), connection) for column in fields)
+        for row in rows
+    ]
+
+
+def _insert_values(model: type[models.Model], values: list[tuple[Any, ...]]) -> None:
+    """Insert rows prepared by ``_column_values``: one statement, run for each row."""
+    if not values:
+        return
+    quote = connection.ops.quote_name
+    columns = [quote(name) for _column, name in _new_row_columns(model)]
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(columns)}) "
+            f"VALUES ({', '.join(['%s'] * len(columns))})",
+            values,
+        )
+
+
 def _card_id(line: ParsedLine) -> int | None:
     return line.card.id if line.card else None
 
 
-def _write_rows(lines: dict[int, list[DeckListLine]], found: dict[int, list[Finding]]) -> None:
+def _write_rows(
+    lines: dict[int, list[tuple[Any, ...]]], found: dict[int, list[tuple[Any, ...]]]
+) -> None:
     """Write the lines and findings of lists that now read or check differently (in the step's
-    transaction, their rows locked), built before it began."""
+    transaction, their rows locked), their values prepared before it began."""
     if lines:
         DeckListLine.objects.filter(decklist_id__in=list(lines)).delete()
-        DeckListLine.objects.bulk_create(
-            [row for rows in lines.values() for row in rows], batch_size=2000
-        )
+        _insert_values(DeckListLine, [row for rows in lines.values() for row in rows])
     if found:
         Finding.objects.filter(decklist_id__in=list(found)).delete()
-        Finding.objects.bulk_create(
-            [row for rows in found.values() for row in rows], batch_size=2000
-        )
+        _insert_values(Finding, [row for rows in found.values() for row in rows])
 
 
 def _hero(parse: ParseResult) -> CardInfo | None:
