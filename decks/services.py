@@ -15,7 +15,6 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db import IntegrityError, connection, models, transaction
-from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -182,9 +181,12 @@ def update_rules(
 
 
 # Lists re-checked per step: each step's writes are one short transaction (on SQLite the only
-# writer while it lasts); after a step that wrote, the worker pauses on SQLite so that a waiting
-# writer (a judge's submit, a player's list) gets its turn between two steps (SQLite's busy
-# handler retries every few tens of milliseconds). Measured in benchmarks/decks.py --recheck.
+# writer while it lasts). A writer that meanwhile waits for SQLite's lock (a judge's submit, a
+# player's list) gets it between two of the worker's transactions: SQLite's busy handler tries
+# again after 1, 3, 8, 18, 33... ms, so the gap must last that long. Reading and checking the
+# next step's lists is such a gap; only when the next step begins by writing (re-pointing its
+# lines at a new pool) does the worker pause on SQLite first. Measured in
+# benchmarks/decks.py --recheck.
 RECHECK_STEP = 50
 PAUSE_AFTER_WRITING = 0.02
 
@@ -233,6 +235,11 @@ def run_recheck(*, run_id: int) -> int:
         DeckList.objects.filter(tournament=tournament).order_by("pk").values_list("pk", flat=True)
     )
     new_pool = rules.pool_id if run.rewrite_lines else None
+    cards_by_key = (
+        dict(Card.objects.filter(pool_id=new_pool).order_by().values_list("key", "pk"))
+        if new_pool is not None
+        else {}
+    )
     checked = 0
     for start in range(0, len(ids), RECHECK_STEP):
         if RecheckRun.objects.filter(tournament=tournament, pk__gt=run.pk).exists():
@@ -244,10 +251,11 @@ def run_recheck(*, run_id: int) -> int:
             rule_set,
             rewrite_lines=run.rewrite_lines,
             new_pool=new_pool,
+            cards_by_key=cards_by_key,
             progress=(run.pk, min(start + RECHECK_STEP, len(ids))),
         )
         checked += step_checked
-        if wrote and connection.vendor == "sqlite":
+        if wrote and new_pool is not None and connection.vendor == "sqlite":
             time.sleep(PAUSE_AFTER_WRITING)
     RecheckRun.objects.filter(pk=run.pk).update(finished_at=timezone.now())
     return checked
@@ -263,18 +271,33 @@ def recheck_lists(*, tournament: Tournament, rewrite_lines: bool = True) -> int:
     return run_recheck(run_id=run.pk)
 
 
-def _point_lines_at_pool(*, ids: list[int], pool_id: int) -> None:
-    """Point the lists' lines at the cards of the new pool with the same names, in one statement:
-    most lines read the same card in a re-imported pool (a ban, a new set), so the step then
-    rewrites only the lists whose reading changed."""
-    # Unordered: the cards' default ordering would join their pools and sort for every line.
-    old_key = Card.objects.filter(pk=OuterRef(OuterRef("card_id"))).order_by().values("key")[:1]
-    new_card = (
-        Card.objects.filter(pool_id=pool_id, key=Subquery(old_key)).order_by().values("pk")[:1]
-    )
-    DeckListLine.objects.filter(decklist_id__in=ids, card__isnull=False).exclude(
-        card__pool_id=pool_id
-    ).update(card_id=Subquery(new_card))
+def _point_lines_at_pool(*, ids: list[int], pool_id: int, cards_by_key: Mapping[str, int]) -> None:
+    """Point the lists' lines at the cards of the new pool with the same keys (none where it has
+    no such card): most lines read the same card in a re-imported pool (a ban, a new set), so the
+    step then rewrites only the lists whose reading changed. Which line gets which card is read
+    first; the write transaction only sets them, one statement run for each line (on SQLite a
+    third less time holding the write lock than one statement looking each card up)."""
+    repointed = [
+        (cards_by_key.get(key), line_id)
+        for line_id, key in DeckListLine.objects.filter(decklist_id__in=ids, card__isnull=False)
+        .exclude(card__pool_id=pool_id)
+        .order_by()
+        .values_list("pk", "card__key")
+    ]
+    if not repointed:
+        return
+    quote = connection.ops.quote_name
+    columns = {
+        column.name: column.column
+        for column in DeckListLine._meta.get_fields()
+        if isinstance(column, models.Field) and column.column is not None
+    }
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.executemany(
+            f"UPDATE {quote(DeckListLine._meta.db_table)} SET {quote(columns['card'])} = %s "
+            f"WHERE {quote(columns['id'])} = %s",
+            repointed,
+        )
 
 
 LineRow = tuple[int, str, str, int | None, int | None]
@@ -321,13 +344,13 @@ def _recheck_step(
     *,
     rewrite_lines: bool,
     new_pool: int | None,
+    cards_by_key: Mapping[str, int],
     progress: tuple[int, int],
 ) -> tuple[int, bool]:
     """Re-check one step of lists: read, check and build the rows outside any transaction, then
     write in one short one. Returns the lists checked and whether any was written again."""
     if new_pool is not None:
-        with transaction.atomic():
-            _point_lines_at_pool(ids=ids, pool_id=new_pool)
+        _point_lines_at_pool(ids=ids, pool_id=new_pool, cards_by_key=cards_by_key)
     reread: list[_Reread] = []
     for decklist in DeckList.objects.filter(pk__in=ids).only(
         "id", "text", "version", "registration_id", "tournament_id"
