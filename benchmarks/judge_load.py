@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import psutil
 
 from benchmarks.hot_path_tools import ROOT, Browser, timed
+from operations.serving import lower_cpu_priority
 
 SUBMITS_IDLE = 150
 
@@ -129,7 +130,7 @@ class JudgeBeside:
 @contextlib.contextmanager
 def task_worker(database_url: str, data_dir: str) -> Iterator[subprocess.Popen[bytes]]:
     """``manage.py db_worker`` (django-tasks-db's worker) beside the server, as ``serve`` starts
-    it, polling the queue every 0.2 s."""
+    it (at a lower CPU priority), polling the queue every 0.2 s."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -142,6 +143,8 @@ def task_worker(database_url: str, data_dir: str) -> Iterator[subprocess.Popen[b
         cwd=ROOT,
         env=env,
     )
+    # At a lower CPU priority than the server, as ``serve`` starts it.
+    lower_cpu_priority(worker)
     try:
         yield worker
     finally:

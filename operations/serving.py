@@ -8,12 +8,14 @@ lock when the holder ends, even when it is killed, so a crash never leaves the f
 """
 
 import contextlib
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import portalocker
+import psutil
 from django.conf import settings
 from django.utils.translation import gettext as _
 
@@ -49,19 +51,38 @@ def folder_in_use_message() -> str:
     ) % {"folder": settings.DATA_DIR}
 
 
+# How much lower than the server's the task worker's CPU priority is (Unix niceness): the same
+# as the export processes' (judging/export_processes.py), for the same reason.
+WORKER_NICENESS = 10
+
+
+def lower_cpu_priority(process: subprocess.Popen[bytes]) -> None:
+    """Give a process this one started a lower CPU priority than this one's, so that on a
+    laptop's two cores the scheduler serves the judges' requests first and the background work
+    takes the time they leave. Set from here, just after the start: the worker is django-tasks-db's
+    own command, which has no hook of its own to lower itself."""
+    child = psutil.Process(process.pid)
+    if sys.platform == "win32":
+        child.nice(psutil.BELOW_NORMAL_PRIORITY_CLASS)
+    else:
+        child.nice(min(os.nice(0) + WORKER_NICENESS, 19))
+
+
 @contextlib.contextmanager
 def task_worker() -> Iterator[subprocess.Popen[bytes]]:
     """The task queue's worker (``manage.py db_worker``) beside the server, for the block's length.
 
-    Long work (an import of thousands of players) waits in the database's queue until a worker
-    takes it; on a laptop the organiser starts nothing but ``serve``, so ``serve`` starts the one
-    worker and stops it with itself. It runs as a process of its own, so its work never takes the
-    server's time, and reads the same settings and data folder.
+    Long work (an import of thousands of players, a re-check of every deck list) waits in the
+    database's queue until a worker takes it; on a laptop the organiser starts nothing but
+    ``serve``, so ``serve`` starts the one worker and stops it with itself. It runs as a process of
+    its own at a lower CPU priority, so its work never takes the server's time (measured in
+    ``benchmarks/decks.py --recheck``), and reads the same settings and data folder.
     """
     worker = subprocess.Popen(
         [sys.executable, "manage.py", "db_worker", "--interval", "0.5", "--no-startup-delay"],
         cwd=settings.BASE_DIR,
     )
+    lower_cpu_priority(worker)
     try:
         yield worker
     finally:

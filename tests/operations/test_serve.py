@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
@@ -287,3 +288,14 @@ def test_the_demo_serves_https_only_when_asked_or_shown_to_the_network():
     assert demo("127.0.0.1", True) is True
     assert demo("0.0.0.0", None) is True
     assert demo("0.0.0.0", False) is False
+
+
+def test_the_task_worker_beside_the_server_runs_at_a_lower_cpu_priority():
+    """Its long work (a re-check of every deck list, an import) takes the CPU that the judges'
+    requests leave, as the export processes' does."""
+    from operations.serving import WORKER_NICENESS, task_worker
+
+    # Read at once and stopped, before the worker has set Django up or opened any database.
+    with task_worker() as worker:
+        worker_niceness = psutil.Process(worker.pid).nice()
+    assert worker_niceness == min(os.nice(0) + WORKER_NICENESS, 19)
