@@ -34,8 +34,10 @@ def _start(settings_module: str, databases: dict[str, Any]) -> None:
     """Each process once: Django with the server's settings and the very databases it uses (a
     test run's test database included)."""
     # An export can wait a moment; a judge at a table cannot: on a venue laptop's few cores the
-    # scheduler gives the server's requests the CPU first, from Django's start-up on.
-    os.nice(EXPORT_NICENESS)
+    # scheduler gives the server's requests the CPU first, from Django's start-up on. Windows has
+    # no niceness (`os.nice` is Unix only); there an export runs at the server's priority.
+    if hasattr(os, "nice"):
+        os.nice(EXPORT_NICENESS)
     os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
     import django
     from django.conf import settings as process_settings
