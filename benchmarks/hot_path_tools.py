@@ -15,10 +15,10 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import urlencode, urlparse
 
-ROOT = Path(__file__).resolve().parent.parent
+from benchmarks.shared_setup import ROOT, benchmark_environment
+
 DEFAULT_PG_ADMIN = "postgres://judging:judging@127.0.0.1:5432/postgres"
 
 
@@ -141,14 +141,6 @@ def served_app(
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "DJANGO_SETTINGS_MODULE": "benchmarks.hot_path_settings",
-        "DJANGO_DATA_DIR": data_dir,
-        "DJANGO_LOG_LEVEL": "WARNING",
-        "PYTHONPATH": str(ROOT),
-    }
     command = [
         sys.executable,
         "-m",
@@ -167,7 +159,7 @@ def served_app(
         command += ["--backlog", str(backlog)]
     if workers > 1:
         command += ["--workers", str(workers)]
-    process = subprocess.Popen(command, cwd=ROOT, env=env)
+    process = subprocess.Popen(command, cwd=ROOT, env=benchmark_environment(database_url, data_dir))
     try:
         deadline = time.monotonic() + 60
         while True:

@@ -8,11 +8,9 @@ the work runs, and the two sets of timings are compared.
 """
 
 import contextlib
-import os
 import random
 import statistics
 import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -21,8 +19,9 @@ from dataclasses import dataclass, field
 
 import psutil
 
-from benchmarks.hot_path_tools import ROOT, Browser, timed
-from operations.serving import lower_cpu_priority
+from benchmarks.hot_path_tools import Browser, timed
+from benchmarks.shared_setup import benchmark_environment
+from operations import serving
 
 SUBMITS_IDLE = 150
 
@@ -127,29 +126,20 @@ class JudgeBeside:
         self.thread.join(timeout=60)
 
 
+# The worker looks in the queue more often than ``serve``'s does (0.5 s), so that a task starts
+# soon after it is queued and the judge's submits during it are many.
+WORKER_POLL_SECONDS = 0.2
+
+
 @contextlib.contextmanager
 def task_worker(database_url: str, data_dir: str) -> Iterator[subprocess.Popen[bytes]]:
-    """``manage.py db_worker`` (django-tasks-db's worker) beside the server, as ``serve`` starts
-    it (at a lower CPU priority), polling the queue every 0.2 s."""
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url,
-        "DJANGO_DATA_DIR": data_dir,
-        "DJANGO_SETTINGS_MODULE": "benchmarks.hot_path_settings",
-        "DJANGO_LOG_LEVEL": "WARNING",
-    }
-    worker = subprocess.Popen(
-        [sys.executable, "manage.py", "db_worker", "--interval", "0.2", "--no-startup-delay"],
-        cwd=ROOT,
-        env=env,
-    )
-    # At a lower CPU priority than the server, as ``serve`` starts it.
-    lower_cpu_priority(worker)
-    try:
+    """The app's task worker (``manage.py db_worker``) beside the server, started by the same
+    function as ``serve`` starts it (at a lower CPU priority), polling the queue every 0.2 s."""
+    with serving.task_worker(
+        poll_seconds=WORKER_POLL_SECONDS,
+        environment=benchmark_environment(database_url, data_dir),
+    ) as worker:
         yield worker
-    finally:
-        worker.terminate()
-        worker.wait(timeout=20)
 
 
 def cpu_seconds(process: subprocess.Popen[bytes]) -> float:

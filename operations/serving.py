@@ -11,7 +11,7 @@ import contextlib
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import portalocker
@@ -68,19 +68,40 @@ def lower_cpu_priority(process: subprocess.Popen[bytes]) -> None:
         child.nice(min(os.nice(0) + WORKER_NICENESS, 19))
 
 
+# How often the worker beside ``serve`` looks in the queue for work, in seconds.
+WORKER_POLL_SECONDS = 0.5
+# The folder of ``manage.py`` (``settings.BASE_DIR``), found from this file so that a process
+# that has not set Django up, such as a benchmark's driver, can start the worker too.
+PROJECT_FOLDER = Path(__file__).resolve().parent.parent
+
+
 @contextlib.contextmanager
-def task_worker() -> Iterator[subprocess.Popen[bytes]]:
+def task_worker(
+    *,
+    poll_seconds: float = WORKER_POLL_SECONDS,
+    environment: Mapping[str, str] | None = None,
+) -> Iterator[subprocess.Popen[bytes]]:
     """The task queue's worker (``manage.py db_worker``) beside the server, for the block's length.
 
     Long work (an import of thousands of players, a re-check of every deck list) waits in the
     database's queue until a worker takes it; on a laptop the organiser starts nothing but
     ``serve``, so ``serve`` starts the one worker and stops it with itself. It runs as a process of
     its own at a lower CPU priority, so its work never takes the server's time (measured in
-    ``benchmarks/decks.py --recheck``), and reads the same settings and data folder.
+    ``benchmarks/decks.py --recheck``), and reads the same settings and data folder: this
+    process's environment, or ``environment`` where the caller serves the app from processes with
+    settings of their own, as the benchmarks do.
     """
     worker = subprocess.Popen(
-        [sys.executable, "manage.py", "db_worker", "--interval", "0.5", "--no-startup-delay"],
-        cwd=settings.BASE_DIR,
+        [
+            sys.executable,
+            "manage.py",
+            "db_worker",
+            "--interval",
+            str(poll_seconds),
+            "--no-startup-delay",
+        ],
+        cwd=PROJECT_FOLDER,
+        env=environment,
     )
     lower_cpu_priority(worker)
     try:
