@@ -27,7 +27,6 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,20 +39,29 @@ if not __package__:
 
 from django.conf import settings  # noqa: E402
 
+from benchmarks.shared_setup import (  # noqa: E402
+    migrate_database,
+    register_new_players,
+    run_child,
+    start_django,
+)
+from decks.formats import shipped_rule_set  # noqa: E402
 from decks.parsing import CardInfo, PoolIndex, parse_list  # noqa: E402
 from decks.rules import RuleSet, check_list  # noqa: E402
 
 BUDGET_SECONDS = 2.0
-STANDARD = RuleSet(
-    format_slug="standard",
-    format_name="Стандарт",
-    main_min=40,
-    extra_max=10,
-    copy_limit=3,
-    lifting_feature="Орда",
-    combine_sections=True,
-    check_legality=True,
-)
+
+
+def _standard() -> RuleSet:
+    """Стандарт's rules as the app ships them (40 cards, at most 10 in the extra deck, 3 copies of
+    a card unless it has «Орда», legality checked): those a new tournament in Стандарт starts
+    with, and so the re-check's too. The lists name no hero, so the hero rule finds nothing."""
+    rules = shipped_rule_set("standard")
+    assert rules is not None
+    return rules
+
+
+STANDARD = _standard()
 SYLLABLES = [
     "ва",
     "мп",
@@ -133,33 +141,14 @@ def pool_file(pool: list[CardInfo], banned: tuple[CardInfo, ...] = ()) -> bytes:
     return "\n".join(rows).encode("utf-8")
 
 
-def _django(database_url: str) -> None:
-    os.environ["DATABASE_URL"] = database_url
-    os.environ["DJANGO_SETTINGS_MODULE"] = "benchmarks.hot_path_settings"
-    os.environ["DJANGO_LOG_LEVEL"] = "WARNING"
-    import django
-
-    django.setup()
-
-
-def _rules_args(tournament: Any, **changes: Any) -> dict[str, Any]:
+def _rules_as_saved_with(tournament: Any, **changes: Any) -> dict[str, Any]:
+    """The arguments of ``update_rules`` that save the tournament's rules as they are but for
+    ``changes``, as the organiser's rules form sends them."""
     from decks import selectors
 
     rules = selectors.rules_for(tournament=tournament)
     assert rules is not None
-    fields = [
-        "pool",
-        "main_min",
-        "main_max",
-        "extra_max",
-        "copy_limit",
-        "lifting_feature",
-        "combine_sections",
-        "check_legality",
-        "hero_rule",
-        "self_submission",
-        "deadline",
-    ]
+    fields = ("pool", *selectors.RULE_FIELDS, "self_submission", "deadline")
     args = {name: getattr(rules, name) for name in fields}
     return {"tournament": tournament, "deck_format": rules.format, **args, **changes}
 
@@ -167,16 +156,13 @@ def _rules_args(tournament: Any, **changes: Any) -> dict[str, Any]:
 def prepare(arguments: argparse.Namespace, database_url: str) -> dict[str, object]:
     """The tournament in a throwaway database: 2,000 players paired in round 1, each with a list
     saved and checked (lines and findings written, as saving them does), and a floor judge."""
-    _django(database_url)
-    from django.core.management import call_command
-
+    start_django(database_url)
     from decks import services
-    from decks.models import DeckFormat, DeckList
-    from players.models import Player
-    from tournaments.models import Level, Registration, StaffRole
+    from decks.models import DeckList
+    from tournaments.models import Level, StaffRole
     from tournaments.services import add_staff_member, create_tournament, pair_round
 
-    call_command("migrate", interactive=False, verbosity=0)
+    migrate_database()
     chooser = random.Random(15)
     pool = make_pool(arguments.cards, chooser)
     texts = make_lists(pool, arguments.lists, arguments.lines, chooser)
@@ -188,33 +174,15 @@ def prepare(arguments: argparse.Namespace, database_url: str) -> dict[str, objec
         uses_decklists=True,
         format="standard",
     )
-    players = Player.objects.bulk_create(
-        Player(name=f"Игрок {n}", membership_id=f"R{n:06d}") for n in range(arguments.lists)
+    registrations = register_new_players(
+        tournament=tournament,
+        people=((f"Игрок {n}", f"R{n:06d}") for n in range(arguments.lists)),
     )
-    registrations = Registration.objects.bulk_create(
-        Registration(tournament=tournament, player=player) for player in players
-    )
+    # The import saves the tournament's rules, Стандарт's own (``STANDARD``), with the new pool.
     report = services.import_card_pool(
         tournament=tournament, name="Бенчмарк", content=pool_file(pool)
     )
     assert report.ok, report.errors[:3]
-    services.update_rules(
-        **_rules_args(
-            tournament,
-            deck_format=DeckFormat.objects.get(slug="standard"),
-            pool=report.pool,
-            main_min=40,
-            main_max=None,
-            extra_max=10,
-            copy_limit=3,
-            lifting_feature="Орда",
-            combine_sections=True,
-            check_legality=True,
-            hero_rule=False,
-            self_submission=False,
-            deadline=None,
-        )
-    )
     DeckList.objects.bulk_create(
         DeckList(tournament=tournament, registration=registration, text=text)
         for registration, text in zip(registrations, texts, strict=True)
@@ -223,7 +191,9 @@ def prepare(arguments: argparse.Namespace, database_url: str) -> dict[str, objec
     services.recheck_lists(tournament=tournament, rewrite_lines=True)
     pair_round(
         tournament=tournament,
-        pairings=[(registrations[i], registrations[i + 1]) for i in range(0, len(players) - 1, 2)],
+        pairings=[
+            (registrations[i], registrations[i + 1]) for i in range(0, len(registrations) - 1, 2)
+        ],
     )
     # The judge who submits, and another who watches the re-check's progress on the deck screens.
     for username in ("bench-floor", "bench-watch"):
@@ -240,7 +210,7 @@ def prepare(arguments: argparse.Namespace, database_url: str) -> dict[str, objec
 def trigger(arguments: argparse.Namespace, database_url: str) -> dict[str, object]:
     """Change what the lists are checked against, as the organiser's forms do: the service
     commits and queues the re-check for the worker. Returns the re-check's run id."""
-    _django(database_url)
+    start_django(database_url)
     from decks import services
     from decks.models import RecheckRun
     from tournaments.models import Tournament
@@ -252,10 +222,12 @@ def trigger(arguments: argparse.Namespace, database_url: str) -> dict[str, objec
         content = pool_file(pool, banned=(pool[run],))
         services.import_card_pool(tournament=tournament, name=f"Бан {run}", content=content)
     elif scenario == "copy-limit":
-        services.update_rules(**_rules_args(tournament, copy_limit=4 if run % 2 == 0 else 3))
+        services.update_rules(
+            **_rules_as_saved_with(tournament, copy_limit=4 if run % 2 == 0 else 3)
+        )
     else:
         deadline = datetime.datetime(2026, 12, 5, 9, run, tzinfo=datetime.UTC)
-        services.update_rules(**_rules_args(tournament, deadline=deadline))
+        services.update_rules(**_rules_as_saved_with(tournament, deadline=deadline))
     latest = RecheckRun.objects.filter(tournament=tournament).order_by("-pk").first()
     assert latest is not None
     return {"run": latest.pk}
@@ -264,7 +236,7 @@ def trigger(arguments: argparse.Namespace, database_url: str) -> dict[str, objec
 def report(database_url: str) -> dict[str, object]:
     """The queue's record of the re-check tasks: when each started and finished in the worker,
     and the findings the lists have now."""
-    _django(database_url)
+    start_django(database_url)
     from django_tasks_db.models import DBTaskResult
 
     from decks.models import Finding, RecheckRun
@@ -289,19 +261,6 @@ def report(database_url: str) -> dict[str, object]:
     }
 
 
-def _child(*arguments: str) -> dict[str, Any]:
-    run = subprocess.run(
-        [sys.executable, __file__, *arguments],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if run.returncode != 0:
-        raise SystemExit(run.stderr)
-    return json.loads(run.stdout.strip().splitlines()[-1])
-
-
 def recheck_on(arguments: argparse.Namespace, url: str) -> dict[str, Any]:
     """Serve the app with the task worker beside it; time a judge's submits idle, then each
     scenario's re-check as the worker runs it, with the judge's submits during it."""
@@ -316,7 +275,7 @@ def recheck_on(arguments: argparse.Namespace, url: str) -> dict[str, Any]:
     )
 
     sizes = [f"--{name}={getattr(arguments, name)}" for name in ("lists", "lines", "cards")]
-    event = _child("--prepare", url, *sizes)
+    event = run_child(__file__, "--prepare", url, *sizes, purpose="building the event")
     players: list[int] = event["players"]
     slug = event["slug"]
     results: dict[str, Any] = {"scenarios": {}}
@@ -334,7 +293,15 @@ def recheck_on(arguments: argparse.Namespace, url: str) -> dict[str, Any]:
                 judge = JudgeBeside(port, slug, left, **JUDGE)
                 with judge:
                     cpu_before = cpu_seconds(worker)
-                    _child("--trigger", url, f"--scenario={scenario}", f"--run={run}", *sizes)
+                    run_child(
+                        __file__,
+                        "--trigger",
+                        url,
+                        f"--scenario={scenario}",
+                        f"--run={run}",
+                        *sizes,
+                        purpose="starting the re-check",
+                    )
                     # Signed in afresh: a connection left idle longer than uvicorn's keep-alive
                     # is closed by the server.
                     watcher = Browser(port)
@@ -349,7 +316,7 @@ def recheck_on(arguments: argparse.Namespace, url: str) -> dict[str, Any]:
                     cpu = cpu_seconds(worker) - cpu_before
                 left = left[len(judge.samples) :]
                 during[scenario].append((judge.samples, cpu))
-    queue = _child("--report", url)
+    queue = run_child(__file__, "--report", url, purpose="reading the queue")
     tasks = queue["tasks"]
     if len(tasks) != arguments.runs * len(SCENARIOS):
         raise SystemExit(f"expected {arguments.runs * len(SCENARIOS)} re-check tasks: {tasks}")
