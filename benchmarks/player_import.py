@@ -18,9 +18,7 @@ the worker imports a 3,000-row file as the players page queues it (in short step
 import argparse
 import datetime
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,6 +32,12 @@ if not __package__:
 
 from benchmarks.hot_path_tools import Browser, database, server  # noqa: E402
 from benchmarks.judge_load import SUBMITS_IDLE, JudgeBeside, submits, task_worker  # noqa: E402
+from benchmarks.shared_setup import (  # noqa: E402
+    migrate_database,
+    register_new_players,
+    run_child,
+    start_django,
+)
 
 PASSWORD = "bench-import-pass"
 
@@ -49,20 +53,14 @@ def csv_file(rows: int, offset: int) -> bytes:
 
 
 def child(database_url: str) -> dict[str, dict[str, float]]:
-    os.environ["DATABASE_URL"] = database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["DJANGO_LOG_LEVEL"] = "WARNING"
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    from players.models import Player, search_text
+    # The app's own settings: the import is timed in this process, as the players page runs it.
+    start_django(database_url, "config.settings")
+    from players.services import create_players
     from tournaments.models import Level
     from tournaments.player_import import import_players, read_upload
     from tournaments.services import create_tournament
 
-    call_command("migrate", interactive=False, verbosity=0)
+    migrate_database()
     figures: dict[str, dict[str, float]] = {}
     offset = 0
     for size in SIZES:
@@ -70,14 +68,9 @@ def child(database_url: str) -> dict[str, dict[str, float]]:
         for run in range(RUNS):
             content = csv_file(size, offset)
             # A tenth of the file is already in the registry, as at a club's second event.
-            Player.objects.bulk_create(
-                [
-                    Player(
-                        name=f"Игрок {offset + n:05d}",
-                        membership_id=f"BI-{offset + n:06d}",
-                        city="Москва",
-                        search_text=search_text(f"Игрок {offset + n:05d}", f"BI-{offset + n:06d}"),
-                    )
+            create_players(
+                entries=[
+                    (f"Игрок {offset + n:05d}", f"BI-{offset + n:06d}", "Москва")
                     for n in range(0, size, 10)
                 ]
             )
@@ -106,42 +99,25 @@ def child(database_url: str) -> dict[str, dict[str, float]]:
 EVENT_PLAYERS = 1000
 
 
-def setup(database_url: str) -> None:
-    os.environ["DATABASE_URL"] = database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "benchmarks.hot_path_settings")
-    import django
-
-    django.setup()
-
-
 def prepare_event(database_url: str) -> dict[str, object]:
     """A running tournament of 1,000 players in round 1 and a floor judge, for the submits."""
-    setup(database_url)
+    start_django(database_url)
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
 
-    from players.models import Player, search_text
     from tournaments import services
-    from tournaments.models import Level, Registration, StaffRole
+    from tournaments.models import Level, StaffRole
     from tournaments.permissions import make_organiser
 
-    call_command("migrate", interactive=False, verbosity=0)
+    migrate_database()
     tournament = services.create_tournament(
         name="Импорт и судьи",
         slug="import-judges",
         date=datetime.date(2026, 12, 12),
         level=Level.AMATEUR,
     )
-    players = Player.objects.bulk_create(
-        Player(
-            name=f"Судимый {n:04d}",
-            membership_id=f"BS-{n:05d}",
-            search_text=search_text(f"Судимый {n:04d}", f"BS-{n:05d}"),
-        )
-        for n in range(EVENT_PLAYERS)
-    )
-    registrations = Registration.objects.bulk_create(
-        Registration(tournament=tournament, player=player) for player in players
+    registrations = register_new_players(
+        tournament=tournament,
+        people=((f"Судимый {n:04d}", f"BS-{n:05d}") for n in range(EVENT_PLAYERS)),
     )
     services.pair_round(
         tournament=tournament,
@@ -194,7 +170,7 @@ def upload(browser: Browser, path: str, content: bytes) -> tuple[int, str]:
 
 def submits_during_import(kind: str) -> dict[str, float]:
     with database(kind) as url, tempfile.TemporaryDirectory() as data_dir:
-        event = json.loads(_child("--event", url).splitlines()[-1])
+        event = run_child(__file__, "--event", url, purpose="building the event")
         with server(url, data_dir) as port, task_worker(url, data_dir):
             players = event["players"]
             idle = submits(
@@ -243,19 +219,6 @@ def submits_during_import(kind: str) -> dict[str, float]:
     }
 
 
-def _child(*arguments: str) -> str:
-    run = subprocess.run(
-        [sys.executable, __file__, *arguments],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if run.returncode != 0:
-        raise SystemExit(run.stderr)
-    return run.stdout.strip()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--databases", default="sqlite,postgresql")
@@ -271,16 +234,7 @@ def main() -> None:
     failed = False
     for kind in arguments.databases.split(","):
         with database(kind) as url:
-            run = subprocess.run(
-                [sys.executable, __file__, "--child", url],
-                cwd=ROOT,
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-        if run.returncode != 0:
-            raise SystemExit(run.stderr)
-        figures = json.loads(run.stdout.strip().splitlines()[-1])
+            figures = run_child(__file__, "--child", url, purpose="timing the imports")
         for size, figure in figures.items():
             verdict = "met" if int(size) < 3000 or figure["median_s"] < GOAL_SECONDS else "MISSED"
             print(
