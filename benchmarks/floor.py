@@ -21,7 +21,6 @@ import datetime
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import threading
@@ -44,6 +43,13 @@ from benchmarks.hot_path_tools import (  # noqa: E402
     server,
     timed,
 )
+from benchmarks.shared_setup import (  # noqa: E402
+    benchmark_environment,
+    migrate_database,
+    register_new_players,
+    run_child,
+    start_django,
+)
 
 PLAYERS = int(os.environ.get("BENCH_FLOOR_PLAYERS", "600"))
 SUBMITS = 100
@@ -60,21 +66,13 @@ HTMX = {"HX-Request": "true"}
 
 def prepare(database_url: str) -> None:
     """Migrate, build the event, start its clock; print what the client needs as JSON."""
-    os.environ["DATABASE_URL"] = database_url
-    os.environ["DJANGO_SETTINGS_MODULE"] = "benchmarks.hot_path_settings"
-    import django
-
-    django.setup()
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-
+    start_django(database_url)
     from floor import services as floor_services
     from judging.editions import load_edition
-    from players.models import Player, search_text
     from tournaments import services
-    from tournaments.models import Match, Registration, StaffRole
+    from tournaments.models import Match, StaffRole
 
-    call_command("migrate", interactive=False, verbosity=0)
+    migrate_database()
     load_edition()
     tournament = services.create_tournament(
         name="Floor benchmark",
@@ -85,19 +83,12 @@ def prepare(database_url: str) -> None:
     )
     users = {}
     for role in (StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE, StaffRole.ORGANISER):
-        user = get_user_model().objects.create_user(f"bench-{role}", password=PASSWORD)
+        user = services.create_account(username=f"bench-{role}", password=PASSWORD)
         services.add_staff(tournament=tournament, user=user, role=role)
         users[role] = user.username
-    people = Player.objects.bulk_create(
-        Player(
-            name=f"Игрок {n:04d}",
-            membership_id=f"FB-{n:05d}",
-            search_text=search_text(f"Игрок {n:04d}", f"FB-{n:05d}"),
-        )
-        for n in range(PLAYERS)
-    )
-    registrations = Registration.objects.bulk_create(
-        Registration(tournament=tournament, player=person) for person in people
+    registrations = register_new_players(
+        tournament=tournament,
+        people=((f"Игрок {n:04d}", f"FB-{n:05d}") for n in range(PLAYERS)),
     )
     pairs = [(registrations[i], registrations[i + 1]) for i in range(0, PLAYERS, 2)]
     services.pair_round(tournament=tournament, pairings=pairs)
@@ -241,22 +232,13 @@ def floor_load(port: int, event: dict) -> Iterator[dict[str, float]]:
 
 def run(kind: str) -> dict[str, float]:
     with database(kind) as url, tempfile.TemporaryDirectory() as data_dir:
-        env = {
-            **os.environ,
-            "DJANGO_DATA_DIR": data_dir,
-            "DJANGO_LOG_LEVEL": "WARNING",
-            "PYTHONPATH": str(ROOT),
-        }
-        built = subprocess.run(
-            [sys.executable, __file__, "--prepare", url],
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
+        event = run_child(
+            __file__,
+            "--prepare",
+            url,
+            purpose="building the event",
+            environment=benchmark_environment(url, data_dir),
         )
-        if built.returncode != 0:
-            raise SystemExit(f"building the event failed:\n{built.stderr[-3000:]}")
-        event = json.loads(built.stdout.strip().splitlines()[-1])
         players = event["players"]
         half = SUBMITS + WARM_UP
         with server(url, data_dir) as port:
