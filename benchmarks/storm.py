@@ -43,7 +43,6 @@ import json
 import multiprocessing
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import threading
@@ -59,6 +58,13 @@ if not __package__:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.hot_path_tools import Browser, database, served_app  # noqa: E402
+from benchmarks.shared_setup import (  # noqa: E402
+    benchmark_environment,
+    migrate_database,
+    register_new_players,
+    run_child,
+    start_django,
+)
 
 PASSWORD = "bench-storm-2000"
 JUDGES = 16
@@ -72,22 +78,15 @@ PHONE_DEADLINE_SECONDS = 10.0
 
 def prepare(database_url: str, players: int) -> None:
     """Migrate and build the event; print what the client needs as JSON."""
-    os.environ["DATABASE_URL"] = database_url
-    os.environ["DJANGO_SETTINGS_MODULE"] = "benchmarks.hot_path_settings"
-    import django
-
-    django.setup()
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
+    start_django(database_url)
     from django.utils import timezone
 
     from floor import services as floor_services
     from judging.editions import load_edition
-    from players.models import Player, search_text
     from tournaments import services
-    from tournaments.models import Match, MatchEnd, Registration, StaffRole
+    from tournaments.models import Match, MatchEnd, StaffRole
 
-    call_command("migrate", interactive=False, verbosity=0)
+    migrate_database()
     load_edition()
     tournament = services.create_tournament(
         name="Storm benchmark",
@@ -96,21 +95,16 @@ def prepare(database_url: str, players: int) -> None:
         level="professional",
         best_of=3,
     )
-    accounts = get_user_model().objects
-    organiser = accounts.create_user("storm-organiser", password=PASSWORD)
+    organiser = services.create_account(username="storm-organiser", password=PASSWORD)
     services.add_staff(tournament=tournament, user=organiser, role=StaffRole.ORGANISER)
     judges = []
     for n in range(JUDGES):
-        judge = accounts.create_user(f"storm-judge-{n:02d}", password=PASSWORD)
+        judge = services.create_account(username=f"storm-judge-{n:02d}", password=PASSWORD)
         services.add_staff(tournament=tournament, user=judge, role=StaffRole.FLOOR_JUDGE)
         judges.append(judge.username)
     names = [f"Игрок {n:05d}" for n in range(players)]
-    people = Player.objects.bulk_create(
-        Player(name=name, membership_id=f"ST-{n:05d}", search_text=search_text(name, f"ST-{n}"))
-        for n, name in enumerate(names)
-    )
-    registrations = Registration.objects.bulk_create(
-        Registration(tournament=tournament, player=person) for person in people
+    registrations = register_new_players(
+        tournament=tournament, people=((name, f"ST-{n:05d}") for n, name in enumerate(names))
     )
     pairs = [(registrations[i], registrations[i + 1]) for i in range(0, players - 1, 2)]
     services.pair_round(tournament=tournament, pairings=pairs)
@@ -137,11 +131,7 @@ def prepare(database_url: str, players: int) -> None:
 def seat_codes(database_url: str, slug: str) -> None:
     """The published round's tables with both players' codes (as printed on the slips), and
     nothing else: print them as JSON."""
-    os.environ["DATABASE_URL"] = database_url
-    os.environ["DJANGO_SETTINGS_MODULE"] = "benchmarks.hot_path_settings"
-    import django
-
-    django.setup()
+    start_django(database_url)
     from floor import services as floor_services
     from tournaments.models import Match, Round
 
@@ -162,11 +152,7 @@ def seat_codes(database_url: str, slug: str) -> None:
 
 def count_records(database_url: str, slug: str) -> None:
     """Print the number of penalty records the event holds (no submit may be lost)."""
-    os.environ["DATABASE_URL"] = database_url
-    os.environ["DJANGO_SETTINGS_MODULE"] = "benchmarks.hot_path_settings"
-    import django
-
-    django.setup()
+    start_django(database_url)
     from judging.models import PenaltyRecord
 
     print(PenaltyRecord.objects.filter(tournament__slug=slug).count())
@@ -580,22 +566,16 @@ def run(
     report_seconds: float,
 ) -> dict[str, float | str]:
     with database(kind) as url, tempfile.TemporaryDirectory() as data_dir:
-        env = {
-            **os.environ,
-            "DJANGO_DATA_DIR": data_dir,
-            "DJANGO_LOG_LEVEL": "WARNING",
-            "PYTHONPATH": str(ROOT),
-        }
-        built = subprocess.run(
-            [sys.executable, __file__, "--prepare", url, "--players", str(players)],
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
+        env = benchmark_environment(url, data_dir)
+        event = run_child(
+            __file__,
+            "--prepare",
+            url,
+            "--players",
+            str(players),
+            purpose="building the event",
+            environment=env,
         )
-        if built.returncode != 0:
-            raise SystemExit(f"building the event failed:\n{built.stderr[-3000:]}")
-        event = json.loads(built.stdout.strip().splitlines()[-1])
         with server(url, data_dir, workers) as (port, pid):
             rss_start = rss_mb(pid)
             judges = Judges(port, event)
@@ -642,14 +622,15 @@ def run(
             hello_rate, hello_cpu = asyncio.run(
                 throughput(port, pid, "/bench/hello/", PHONE_HEADERS)
             )
-        counted = subprocess.run(
-            [sys.executable, __file__, "--count", url, "--slug", event["slug"]],
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
+        records: int = run_child(
+            __file__,
+            "--count",
+            url,
+            "--slug",
+            event["slug"],
+            purpose="counting the penalty records",
+            environment=env,
         )
-        records = int(counted.stdout.strip().splitlines()[-1])
         entered = _codes(url, event["slug"], env)["ended"] if reports else 0
     idle, storm = judges.samples.get("idle", []), judges.samples.get("storm", [])
     during = judges.samples.get("reports", [])
@@ -695,16 +676,16 @@ def run(
 
 
 def _codes(url: str, slug: str, env: dict[str, str]) -> dict:
-    listed = subprocess.run(
-        [sys.executable, __file__, "--codes", url, "--slug", slug],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
+    codes: dict = run_child(
+        __file__,
+        "--codes",
+        url,
+        "--slug",
+        slug,
+        purpose="reading the tables' codes",
+        environment=env,
     )
-    if listed.returncode != 0:
-        raise SystemExit(f"reading the tables' codes failed:\n{listed.stderr[-3000:]}")
-    return json.loads(listed.stdout.strip().splitlines()[-1])
+    return codes
 
 
 def report(kind: str, workers: int, r: dict[str, float | str]) -> None:
