@@ -23,7 +23,6 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -36,6 +35,12 @@ if not __package__:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.hot_path_tools import Browser, Stream, Timings, database, server, timed  # noqa: E402
+from benchmarks.shared_setup import (  # noqa: E402
+    benchmark_environment,
+    migrate_database,
+    run_child,
+    start_django,
+)
 
 # BENCH_PLAYERS makes a smaller event, to try the script out quickly; the figures are at 2,000.
 PLAYERS = int(os.environ.get("BENCH_PLAYERS", "2000"))
@@ -56,13 +61,8 @@ CHANGES = 20
 
 def prepare(database_url: str) -> None:
     """Migrate, build the event, publish its next round; print what the client needs as JSON."""
-    os.environ["DATABASE_URL"] = database_url
-    os.environ["DJANGO_SETTINGS_MODULE"] = "benchmarks.hot_path_settings"
-    import django
-
-    django.setup()
+    start_django(database_url)
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -77,7 +77,7 @@ def prepare(database_url: str) -> None:
         TournamentStatus,
     )
 
-    call_command("migrate", verbosity=0)
+    migrate_database()
     slug = "hot-path"
     tournament_id = build(players=PLAYERS, rounds=ROUNDS, records=BUILT_RECORDS, seed=15, slug=slug)
     Tournament.objects.filter(pk=tournament_id).update(
@@ -282,23 +282,14 @@ def live(port: int, event: dict, database_url: str) -> tuple[list[float], list[f
 
 def run(kind: str, rounds: int) -> dict[str, float]:
     with database(kind) as url, tempfile.TemporaryDirectory() as data_dir:
-        env = {
-            **os.environ,
-            "DJANGO_DATA_DIR": data_dir,
-            "DJANGO_LOG_LEVEL": "WARNING",
-            "PYTHONPATH": str(ROOT),
-        }
         started = time.perf_counter()
-        built = subprocess.run(
-            [sys.executable, __file__, "--prepare", url],
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
+        event = run_child(
+            __file__,
+            "--prepare",
+            url,
+            purpose="building the event",
+            environment=benchmark_environment(url, data_dir),
         )
-        if built.returncode != 0:
-            raise SystemExit(f"building the event failed:\n{built.stderr[-3000:]}")
-        event = json.loads(built.stdout.strip().splitlines()[-1])
         print(f"[{kind}] event built in {time.perf_counter() - started:.0f} s", flush=True)
         result = {
             "publish_seconds": event["publish_seconds"],
