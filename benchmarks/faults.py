@@ -36,6 +36,7 @@ if not __package__:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.hot_path_tools import Browser, database  # noqa: E402
+from benchmarks.shared_setup import migrate_database, run_child, start_django  # noqa: E402
 
 PLAYERS = int(os.environ.get("BENCH_FAULT_PLAYERS", "200"))
 SUBMITS = int(os.environ.get("BENCH_FAULT_SUBMITS", "600"))
@@ -46,20 +47,15 @@ SLUG = "faults"
 
 def prepare(database_url: str) -> None:
     """Migrate and build the event (run in a process of its own, with the server's settings)."""
-    os.environ["DATABASE_URL"] = database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
+    start_django(database_url, "config.settings")
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from django.utils import timezone
 
     from players.services import create_player
     from tournaments import services
     from tournaments.models import Level, StaffRole, Tournament
 
-    call_command("migrate", verbosity=0)
+    migrate_database()
     judge = get_user_model().objects.create_user("fault-judge", password=PASSWORD)
     tournament = Tournament.objects.create(
         name="Отказы",
@@ -85,11 +81,7 @@ def prepare(database_url: str) -> None:
 
 def count_records(database_url: str) -> None:
     """Print the client keys recorded at the event (run in a process of its own)."""
-    os.environ["DATABASE_URL"] = database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
+    start_django(database_url, "config.settings")
     from judging.models import PenaltyRecord
 
     keys = PenaltyRecord.objects.filter(tournament__slug=SLUG).values_list("client_key", flat=True)
@@ -220,15 +212,9 @@ class Tablet(threading.Thread):
 def run(kind: str) -> dict[str, object]:
     with database(kind) as database_url, tempfile.TemporaryDirectory() as data_dir:
         env = _env(database_url, data_dir)
-        built = subprocess.run(
-            [sys.executable, str(Path(__file__)), "--prepare", database_url],
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        players: list[int] = json.loads(built.stdout.strip().splitlines()[-1])["players"]
+        players: list[int] = run_child(
+            __file__, "--prepare", database_url, purpose="building the event", environment=env
+        )["players"]
         port = _free_port()
         with serving(database_url, data_dir, port) as server:
             keys = [str(uuid.uuid4()) for _ in range(SUBMITS)]
@@ -256,15 +242,13 @@ def run(kind: str) -> dict[str, object]:
             for tablet in tablets:
                 tablet.join(timeout=600)
             seconds = time.monotonic() - started
-        counted = subprocess.run(
-            [sys.executable, str(Path(__file__)), "--count", database_url],
-            env=env,
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
+        recorded: list[str] = run_child(
+            __file__,
+            "--count",
+            database_url,
+            purpose="reading the recorded client keys",
+            environment=env,
         )
-        recorded: list[str] = json.loads(counted.stdout.strip().splitlines()[-1])
     accepted = [key for tablet in tablets for key in tablet.accepted]
     refused = [key for tablet in tablets for key in tablet.refused]
     stored = set(recorded)
