@@ -36,6 +36,7 @@ if not __package__:
 
 from benchmarks.hot_path_tools import Browser, Stream, Timings, database, server, timed  # noqa: E402
 from benchmarks.shared_setup import (  # noqa: E402
+    analyse_like_a_database_in_service,
     benchmark_environment,
     migrate_database,
     run_child,
@@ -99,16 +100,10 @@ def prepare(database_url: str) -> None:
     PenaltyRecord.objects.filter(tournament=tournament).pending_losses().update(
         status=RecordStatus.REVOKED
     )
-    if connection.vendor == "postgresql":
-        # A database in service has its statistics: autovacuum analyses a table within a minute
-        # of a large change, long before a fifteenth round. Without them the planner takes the
-        # event's 2,000 registrations for a handful and scans them all to lock two. SQLite keeps
-        # no statistics unless told to, and the desk does not tell it, so it is left as it is.
-        with connection.cursor() as cursor:
-            tables = ", ".join(
-                map(connection.ops.quote_name, connection.introspection.table_names())
-            )
-            cursor.execute(f"ANALYZE {tables}")
+    # Without statistics PostgreSQL's planner takes the event's 2,000 registrations for a
+    # handful and scans them all to lock two, where an event in service by its fifteenth round
+    # has had them for long.
+    analyse_like_a_database_in_service()
     with CaptureQueriesContext(connection) as queries:
         started = time.perf_counter()
         services.pair_round(tournament=tournament, pairings=pairings)

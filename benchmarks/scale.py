@@ -21,6 +21,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if not __package__:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.shared_setup import (  # noqa: E402
+    analyse_like_a_database_in_service,
+    migrate_database,
+    register_new_players,
+    start_django,
+)
+
 REPEATS = 15
 WARM_UP = 3
 
@@ -47,8 +54,6 @@ SCREENS: list[tuple[str, str, str, tuple[object, ...], dict[str, str], bool]] = 
 
 
 def build(players: int) -> dict[str, object]:
-    from django.contrib.auth import get_user_model
-    from django.db import connection
     from django.db.models import F
     from django.utils import timezone
 
@@ -56,9 +61,8 @@ def build(players: int) -> dict[str, object]:
     from judging import services as judging_services
     from judging.editions import load_edition
     from judging.selectors import players_at_glance
-    from players.models import Player, search_text
     from tournaments import services
-    from tournaments.models import Match, MatchEnd, Registration, StaffRole
+    from tournaments.models import Match, MatchEnd, StaffRole
 
     load_edition()
     tournament = services.create_tournament(
@@ -74,19 +78,13 @@ def build(players: int) -> dict[str, object]:
         (StaffRole.HEAD_JUDGE, "head"),
         (StaffRole.FLOOR_JUDGE, "floor"),
     ):
-        user = get_user_model().objects.create_user(f"scale-{players}-{key}")
+        # No password: the screens are asked through the test client, signed in without one.
+        user = services.create_account(username=f"scale-{players}-{key}")
         services.add_staff(tournament=tournament, user=user, role=role)
         users[key] = user
-    people = Player.objects.bulk_create(
-        Player(
-            name=f"Игрок {n:05d}",
-            membership_id=f"SC{players}-{n}",
-            search_text=search_text(f"Игрок {n:05d}", f"SC{players}-{n}"),
-        )
-        for n in range(players)
-    )
-    order = Registration.objects.bulk_create(
-        Registration(tournament=tournament, player=person) for person in people
+    order = register_new_players(
+        tournament=tournament,
+        people=((f"Игрок {n:05d}", f"SC{players}-{n}") for n in range(players)),
     )
     services.pair_round(
         tournament=tournament,
@@ -107,17 +105,10 @@ def build(players: int) -> dict[str, object]:
         )
     floor_services.start_clock(tournament=tournament)
     floor_services.ensure_public_pages(tournament=tournament)
-    if connection.vendor == "postgresql":
-        # As in benchmarks/hot_path.py: a database in service has its statistics (autovacuum
-        # analyses a table within a minute of a large change), but the server here runs without
-        # autovacuum. Without them PostgreSQL takes the round's 5,000 matches for a handful and
-        # sorts them all for the judges' first page (17 ms), where it would read 32 from the
-        # index. SQLite keeps no statistics unless told to, and the desk does not tell it.
-        with connection.cursor() as cursor:
-            tables = ", ".join(
-                map(connection.ops.quote_name, connection.introspection.table_names())
-            )
-            cursor.execute(f"ANALYZE {tables}")
+    # The server here runs without autovacuum. Without statistics PostgreSQL takes the round's
+    # 5,000 matches for a handful and sorts them all for the judges' first page (17 ms), where it
+    # would read 32 from the index.
+    analyse_like_a_database_in_service()
     # The judges' second page is the one after the first page's last player.
     page_1_last = players_at_glance(tournament=tournament).last
     return {
@@ -177,18 +168,12 @@ def main() -> None:
             raise SystemExit(f"no screen's name contains any of {wanted}")
     sizes = [int(n) for n in options.players.split(",")]
     with tempfile.TemporaryDirectory() as folder:
-        os.environ["DATABASE_URL"] = options.database_url or f"sqlite:///{folder}/scale.sqlite3"
-        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
         os.environ.setdefault("DJANGO_DATA_DIR", folder)
-        os.environ["DJANGO_LOG_LEVEL"] = "WARNING"
-        import django
-
-        django.setup()
-        from django.core.management import call_command
+        start_django(options.database_url or f"sqlite:///{folder}/scale.sqlite3", "config.settings")
         from django.test.utils import setup_test_environment
 
         setup_test_environment()  # the test client's host and the templates' context
-        call_command("migrate", interactive=False, verbosity=0)
+        migrate_database()
         results = []
         for size in sizes:
             started = time.perf_counter()
