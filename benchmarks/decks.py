@@ -39,12 +39,7 @@ if not __package__:
 
 from django.conf import settings  # noqa: E402
 
-from benchmarks.shared_setup import (  # noqa: E402
-    migrate_database,
-    register_new_players,
-    run_child,
-    start_django,
-)
+from benchmarks import shared_setup  # noqa: E402
 from decks.formats import shipped_rule_set  # noqa: E402
 from decks.parsing import CardInfo, PoolIndex, parse_list  # noqa: E402
 from decks.rules import RuleSet, check_list  # noqa: E402
@@ -156,13 +151,13 @@ def _rules_as_saved_with(tournament: Any, **changes: Any) -> dict[str, Any]:
 def prepare(arguments: argparse.Namespace, database_url: str) -> dict[str, object]:
     """The tournament in a throwaway database: 2,000 players paired in round 1, each with a list
     saved and checked (lines and findings written, as saving them does), and a floor judge."""
-    start_django(database_url)
+    shared_setup.start_django(database_url)
     from decks import services
     from decks.models import DeckList
     from tournaments.models import Level, StaffRole
     from tournaments.services import add_staff_member, create_tournament, pair_round
 
-    migrate_database()
+    shared_setup.migrate_database()
     chooser = random.Random(15)
     pool = make_pool(arguments.cards, chooser)
     texts = make_lists(pool, arguments.lists, arguments.lines, chooser)
@@ -174,7 +169,7 @@ def prepare(arguments: argparse.Namespace, database_url: str) -> dict[str, objec
         uses_decklists=True,
         format="standard",
     )
-    registrations = register_new_players(
+    registrations = shared_setup.register_new_players(
         tournament=tournament,
         people=((f"Игрок {n}", f"R{n:06d}") for n in range(arguments.lists)),
     )
@@ -210,7 +205,7 @@ def prepare(arguments: argparse.Namespace, database_url: str) -> dict[str, objec
 def trigger(arguments: argparse.Namespace, database_url: str) -> dict[str, object]:
     """Change what the lists are checked against, as the organiser's forms do: the service
     commits and queues the re-check for the worker. Returns the re-check's run id."""
-    start_django(database_url)
+    shared_setup.start_django(database_url)
     from decks import services
     from decks.models import RecheckRun
     from tournaments.models import Tournament
@@ -236,7 +231,7 @@ def trigger(arguments: argparse.Namespace, database_url: str) -> dict[str, objec
 def report(database_url: str) -> dict[str, object]:
     """The queue's record of the re-check tasks: when each started and finished in the worker,
     and the findings the lists have now."""
-    start_django(database_url)
+    shared_setup.start_django(database_url)
     from django_tasks_db.models import DBTaskResult
 
     from decks.models import Finding, RecheckRun
@@ -275,7 +270,7 @@ def recheck_on(arguments: argparse.Namespace, url: str) -> dict[str, Any]:
     )
 
     sizes = [f"--{name}={getattr(arguments, name)}" for name in ("lists", "lines", "cards")]
-    event = run_child(__file__, "--prepare", url, *sizes, purpose="building the event")
+    event = shared_setup.run_child(__file__, "--prepare", url, *sizes, purpose="building the event")
     players: list[int] = event["players"]
     slug = event["slug"]
     results: dict[str, Any] = {"scenarios": {}}
@@ -293,7 +288,7 @@ def recheck_on(arguments: argparse.Namespace, url: str) -> dict[str, Any]:
                 judge = JudgeBeside(port, slug, left, **JUDGE)
                 with judge:
                     cpu_before = cpu_seconds(worker)
-                    run_child(
+                    shared_setup.run_child(
                         __file__,
                         "--trigger",
                         url,
@@ -316,7 +311,7 @@ def recheck_on(arguments: argparse.Namespace, url: str) -> dict[str, Any]:
                     cpu = cpu_seconds(worker) - cpu_before
                 left = left[len(judge.samples) :]
                 during[scenario].append((judge.samples, cpu))
-    queue = run_child(__file__, "--report", url, purpose="reading the queue")
+    queue = shared_setup.run_child(__file__, "--report", url, purpose="reading the queue")
     tasks = queue["tasks"]
     if len(tasks) != arguments.runs * len(SCENARIOS):
         raise SystemExit(f"expected {arguments.runs * len(SCENARIOS)} re-check tasks: {tasks}")

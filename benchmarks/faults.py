@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if not __package__:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks import shared_setup  # noqa: E402
 from benchmarks.hot_path_tools import Browser, database  # noqa: E402
-from benchmarks.shared_setup import migrate_database, run_child, start_django  # noqa: E402
 
 PLAYERS = int(os.environ.get("BENCH_FAULT_PLAYERS", "200"))
 SUBMITS = int(os.environ.get("BENCH_FAULT_SUBMITS", "600"))
@@ -47,7 +47,7 @@ SLUG = "faults"
 
 def prepare(database_url: str) -> None:
     """Migrate and build the event (run in a process of its own, with the server's settings)."""
-    start_django(database_url, "config.settings")
+    shared_setup.start_django(database_url, "config.settings")
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
@@ -55,7 +55,7 @@ def prepare(database_url: str) -> None:
     from tournaments import services
     from tournaments.models import Level, StaffRole, Tournament
 
-    migrate_database()
+    shared_setup.migrate_database()
     judge = get_user_model().objects.create_user("fault-judge", password=PASSWORD)
     tournament = Tournament.objects.create(
         name="Отказы",
@@ -81,7 +81,7 @@ def prepare(database_url: str) -> None:
 
 def count_records(database_url: str) -> None:
     """Print the client keys recorded at the event (run in a process of its own)."""
-    start_django(database_url, "config.settings")
+    shared_setup.start_django(database_url, "config.settings")
     from judging.models import PenaltyRecord
 
     keys = PenaltyRecord.objects.filter(tournament__slug=SLUG).values_list("client_key", flat=True)
@@ -212,7 +212,7 @@ class Tablet(threading.Thread):
 def run(kind: str) -> dict[str, object]:
     with database(kind) as database_url, tempfile.TemporaryDirectory() as data_dir:
         env = _env(database_url, data_dir)
-        players: list[int] = run_child(
+        players: list[int] = shared_setup.run_child(
             __file__, "--prepare", database_url, purpose="building the event", environment=env
         )["players"]
         port = _free_port()
@@ -242,7 +242,7 @@ def run(kind: str) -> dict[str, object]:
             for tablet in tablets:
                 tablet.join(timeout=600)
             seconds = time.monotonic() - started
-        recorded: list[str] = run_child(
+        recorded: list[str] = shared_setup.run_child(
             __file__,
             "--count",
             database_url,

@@ -17,7 +17,6 @@ PostgreSQL; ``BENCH_PG_ADMIN_URL`` as for ``benchmarks/hot_path.py``). For each 
 
 import argparse
 import contextlib
-import datetime
 import json
 import os
 import random
@@ -34,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if not __package__:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks import shared_setup  # noqa: E402
 from benchmarks.hot_path import PASSWORD  # noqa: E402
 from benchmarks.hot_path_tools import (  # noqa: E402
     Browser,
@@ -42,13 +42,6 @@ from benchmarks.hot_path_tools import (  # noqa: E402
     database,
     server,
     timed,
-)
-from benchmarks.shared_setup import (  # noqa: E402
-    benchmark_environment,
-    migrate_database,
-    register_new_players,
-    run_child,
-    start_django,
 )
 
 PLAYERS = int(os.environ.get("BENCH_FLOOR_PLAYERS", "600"))
@@ -66,27 +59,21 @@ HTMX = {"HX-Request": "true"}
 
 def prepare(database_url: str) -> None:
     """Migrate, build the event, start its clock; print what the client needs as JSON."""
-    start_django(database_url)
+    shared_setup.start_django(database_url)
     from floor import services as floor_services
-    from judging.editions import load_edition
     from tournaments import services
     from tournaments.models import Match, StaffRole
 
-    migrate_database()
-    load_edition()
-    tournament = services.create_tournament(
-        name="Floor benchmark",
-        slug=f"floor-{uuid.uuid4().hex[:6]}",
-        date=datetime.date.today(),
-        level="professional",
-        best_of=3,
+    shared_setup.migrate_database()
+    tournament = shared_setup.professional_event_today(
+        name="Floor benchmark", slug=f"floor-{uuid.uuid4().hex[:6]}"
     )
     users = {}
     for role in (StaffRole.HEAD_JUDGE, StaffRole.FLOOR_JUDGE, StaffRole.ORGANISER):
         user = services.create_account(username=f"bench-{role}", password=PASSWORD)
         services.add_staff(tournament=tournament, user=user, role=role)
         users[role] = user.username
-    registrations = register_new_players(
+    registrations = shared_setup.register_new_players(
         tournament=tournament,
         people=((f"Игрок {n:04d}", f"FB-{n:05d}") for n in range(PLAYERS)),
     )
@@ -232,13 +219,7 @@ def floor_load(port: int, event: dict) -> Iterator[dict[str, float]]:
 
 def run(kind: str) -> dict[str, float]:
     with database(kind) as url, tempfile.TemporaryDirectory() as data_dir:
-        event = run_child(
-            __file__,
-            "--prepare",
-            url,
-            purpose="building the event",
-            environment=benchmark_environment(url, data_dir),
-        )
+        event = shared_setup.build_event(__file__, url, data_dir)
         players = event["players"]
         half = SUBMITS + WARM_UP
         with server(url, data_dir) as port:

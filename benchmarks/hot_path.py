@@ -34,14 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if not __package__:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks import shared_setup  # noqa: E402
 from benchmarks.hot_path_tools import Browser, Stream, Timings, database, server, timed  # noqa: E402
-from benchmarks.shared_setup import (  # noqa: E402
-    analyse_like_a_database_in_service,
-    benchmark_environment,
-    migrate_database,
-    run_child,
-    start_django,
-)
 
 # BENCH_PLAYERS makes a smaller event, to try the script out quickly; the figures are at 2,000.
 PLAYERS = int(os.environ.get("BENCH_PLAYERS", "2000"))
@@ -62,7 +56,7 @@ CHANGES = 20
 
 def prepare(database_url: str) -> None:
     """Migrate, build the event, publish its next round; print what the client needs as JSON."""
-    start_django(database_url)
+    shared_setup.start_django(database_url)
     from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -78,7 +72,7 @@ def prepare(database_url: str) -> None:
         TournamentStatus,
     )
 
-    migrate_database()
+    shared_setup.migrate_database()
     slug = "hot-path"
     tournament_id = build(players=PLAYERS, rounds=ROUNDS, records=BUILT_RECORDS, seed=15, slug=slug)
     Tournament.objects.filter(pk=tournament_id).update(
@@ -103,7 +97,7 @@ def prepare(database_url: str) -> None:
     # Without statistics PostgreSQL's planner takes the event's 2,000 registrations for a
     # handful and scans them all to lock two, where an event in service by its fifteenth round
     # has had them for long.
-    analyse_like_a_database_in_service()
+    shared_setup.analyse_like_a_database_in_service()
     with CaptureQueriesContext(connection) as queries:
         started = time.perf_counter()
         services.pair_round(tournament=tournament, pairings=pairings)
@@ -278,13 +272,7 @@ def live(port: int, event: dict, database_url: str) -> tuple[list[float], list[f
 def run(kind: str, rounds: int) -> dict[str, float]:
     with database(kind) as url, tempfile.TemporaryDirectory() as data_dir:
         started = time.perf_counter()
-        event = run_child(
-            __file__,
-            "--prepare",
-            url,
-            purpose="building the event",
-            environment=benchmark_environment(url, data_dir),
-        )
+        event = shared_setup.build_event(__file__, url, data_dir)
         print(f"[{kind}] event built in {time.perf_counter() - started:.0f} s", flush=True)
         result = {
             "publish_seconds": event["publish_seconds"],

@@ -30,14 +30,9 @@ if not __package__:
     sys.path.insert(0, str(ROOT))
 
 
+from benchmarks import shared_setup  # noqa: E402
 from benchmarks.hot_path_tools import Browser, database, server  # noqa: E402
 from benchmarks.judge_load import SUBMITS_IDLE, JudgeBeside, submits, task_worker  # noqa: E402
-from benchmarks.shared_setup import (  # noqa: E402
-    migrate_database,
-    register_new_players,
-    run_child,
-    start_django,
-)
 
 PASSWORD = "bench-import-pass"
 
@@ -54,13 +49,13 @@ def csv_file(rows: int, offset: int) -> bytes:
 
 def child(database_url: str) -> dict[str, dict[str, float]]:
     # The app's own settings: the import is timed in this process, as the players page runs it.
-    start_django(database_url, "config.settings")
+    shared_setup.start_django(database_url, "config.settings")
     from players.services import create_players
     from tournaments.models import Level
     from tournaments.player_import import import_players, read_upload
     from tournaments.services import create_tournament
 
-    migrate_database()
+    shared_setup.migrate_database()
     figures: dict[str, dict[str, float]] = {}
     offset = 0
     for size in SIZES:
@@ -101,21 +96,21 @@ EVENT_PLAYERS = 1000
 
 def prepare_event(database_url: str) -> dict[str, object]:
     """A running tournament of 1,000 players in round 1 and a floor judge, for the submits."""
-    start_django(database_url)
+    shared_setup.start_django(database_url)
     from django.contrib.auth import get_user_model
 
     from tournaments import services
     from tournaments.models import Level, StaffRole
     from tournaments.permissions import make_organiser
 
-    migrate_database()
+    shared_setup.migrate_database()
     tournament = services.create_tournament(
         name="Импорт и судьи",
         slug="import-judges",
         date=datetime.date(2026, 12, 12),
         level=Level.AMATEUR,
     )
-    registrations = register_new_players(
+    registrations = shared_setup.register_new_players(
         tournament=tournament,
         people=((f"Судимый {n:04d}", f"BS-{n:05d}") for n in range(EVENT_PLAYERS)),
     )
@@ -170,7 +165,7 @@ def upload(browser: Browser, path: str, content: bytes) -> tuple[int, str]:
 
 def submits_during_import(kind: str) -> dict[str, float]:
     with database(kind) as url, tempfile.TemporaryDirectory() as data_dir:
-        event = run_child(__file__, "--event", url, purpose="building the event")
+        event = shared_setup.run_child(__file__, "--event", url, purpose="building the event")
         with server(url, data_dir) as port, task_worker(url, data_dir):
             players = event["players"]
             idle = submits(
@@ -234,7 +229,7 @@ def main() -> None:
     failed = False
     for kind in arguments.databases.split(","):
         with database(kind) as url:
-            figures = run_child(__file__, "--child", url, purpose="timing the imports")
+            figures = shared_setup.run_child(__file__, "--child", url, purpose="timing the imports")
         for size, figure in figures.items():
             verdict = "met" if int(size) < 3000 or figure["median_s"] < GOAL_SECONDS else "MISSED"
             print(

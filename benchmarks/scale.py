@@ -8,7 +8,6 @@ client as its user would (signed in), 15 times after 3 to warm up, and prints th
 """
 
 import argparse
-import datetime
 import os
 import statistics
 import sys
@@ -21,12 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if not __package__:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.shared_setup import (  # noqa: E402
-    analyse_like_a_database_in_service,
-    migrate_database,
-    register_new_players,
-    start_django,
-)
+from benchmarks import shared_setup  # noqa: E402
 
 REPEATS = 15
 WARM_UP = 3
@@ -59,18 +53,12 @@ def build(players: int) -> dict[str, object]:
 
     from floor import services as floor_services
     from judging import services as judging_services
-    from judging.editions import load_edition
     from judging.selectors import players_at_glance
     from tournaments import services
     from tournaments.models import Match, MatchEnd, StaffRole
 
-    load_edition()
-    tournament = services.create_tournament(
-        name=f"Scale {players}",
-        slug=f"scale-{players}-{uuid.uuid4().hex[:4]}",
-        date=datetime.date.today(),
-        level="professional",
-        best_of=3,
+    tournament = shared_setup.professional_event_today(
+        name=f"Scale {players}", slug=f"scale-{players}-{uuid.uuid4().hex[:4]}"
     )
     users = {}
     for role, key in (
@@ -82,7 +70,7 @@ def build(players: int) -> dict[str, object]:
         user = services.create_account(username=f"scale-{players}-{key}")
         services.add_staff(tournament=tournament, user=user, role=role)
         users[key] = user
-    order = register_new_players(
+    order = shared_setup.register_new_players(
         tournament=tournament,
         people=((f"Игрок {n:05d}", f"SC{players}-{n}") for n in range(players)),
     )
@@ -108,7 +96,7 @@ def build(players: int) -> dict[str, object]:
     # The server here runs without autovacuum. Without statistics PostgreSQL takes the round's
     # 5,000 matches for a handful and sorts them all for the judges' first page (17 ms), where it
     # would read 32 from the index.
-    analyse_like_a_database_in_service()
+    shared_setup.analyse_like_a_database_in_service()
     # The judges' second page is the one after the first page's last player.
     page_1_last = players_at_glance(tournament=tournament).last
     return {
@@ -169,11 +157,13 @@ def main() -> None:
     sizes = [int(n) for n in options.players.split(",")]
     with tempfile.TemporaryDirectory() as folder:
         os.environ.setdefault("DJANGO_DATA_DIR", folder)
-        start_django(options.database_url or f"sqlite:///{folder}/scale.sqlite3", "config.settings")
+        shared_setup.start_django(
+            options.database_url or f"sqlite:///{folder}/scale.sqlite3", "config.settings"
+        )
         from django.test.utils import setup_test_environment
 
         setup_test_environment()  # the test client's host and the templates' context
-        migrate_database()
+        shared_setup.migrate_database()
         results = []
         for size in sizes:
             started = time.perf_counter()

@@ -7,6 +7,7 @@ database's address, once per process; the benchmark's own process serves or meas
 the child for what it built as JSON on the child's last line of output.
 """
 
+import datetime
 import json
 import os
 import subprocess
@@ -76,6 +77,33 @@ def run_child(
     if run.returncode != 0:
         raise SystemExit(f"{purpose} failed:\n{run.stderr[-3000:]}")
     return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def build_event(script: str, database_url: str, data_dir: str, *arguments: str) -> Any:
+    """Build a benchmark's event in a process of its own (its script's ``--prepare``, which
+    migrates the new database and prints what the benchmark needs as JSON) and return that."""
+    return run_child(
+        script,
+        "--prepare",
+        database_url,
+        *arguments,
+        purpose="building the event",
+        environment=benchmark_environment(database_url, data_dir),
+    )
+
+
+def professional_event_today(*, name: str, slug: str) -> "Tournament":
+    """A new professional tournament, best of three, dated today, through the app's service.
+
+    The shipped guideline edition is loaded from its file first, so that the infractions the
+    benchmark's judges submit are the file's as it stands, not only those the migrations loaded."""
+    from judging.editions import load_edition
+    from tournaments.services import create_tournament
+
+    load_edition()
+    return create_tournament(
+        name=name, slug=slug, date=datetime.date.today(), level="professional", best_of=3
+    )
 
 
 def register_new_players(

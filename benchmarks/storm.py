@@ -38,7 +38,6 @@ import argparse
 import asyncio
 import concurrent.futures
 import contextlib
-import datetime
 import json
 import multiprocessing
 import os
@@ -57,14 +56,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if not __package__:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks import shared_setup  # noqa: E402
 from benchmarks.hot_path_tools import Browser, database, served_app  # noqa: E402
-from benchmarks.shared_setup import (  # noqa: E402
-    benchmark_environment,
-    migrate_database,
-    register_new_players,
-    run_child,
-    start_django,
-)
 
 PASSWORD = "bench-storm-2000"
 JUDGES = 16
@@ -78,22 +71,16 @@ PHONE_DEADLINE_SECONDS = 10.0
 
 def prepare(database_url: str, players: int) -> None:
     """Migrate and build the event; print what the client needs as JSON."""
-    start_django(database_url)
+    shared_setup.start_django(database_url)
     from django.utils import timezone
 
     from floor import services as floor_services
-    from judging.editions import load_edition
     from tournaments import services
     from tournaments.models import Match, MatchEnd, StaffRole
 
-    migrate_database()
-    load_edition()
-    tournament = services.create_tournament(
-        name="Storm benchmark",
-        slug=f"storm-{uuid.uuid4().hex[:6]}",
-        date=datetime.date.today(),
-        level="professional",
-        best_of=3,
+    shared_setup.migrate_database()
+    tournament = shared_setup.professional_event_today(
+        name="Storm benchmark", slug=f"storm-{uuid.uuid4().hex[:6]}"
     )
     organiser = services.create_account(username="storm-organiser", password=PASSWORD)
     services.add_staff(tournament=tournament, user=organiser, role=StaffRole.ORGANISER)
@@ -103,7 +90,7 @@ def prepare(database_url: str, players: int) -> None:
         services.add_staff(tournament=tournament, user=judge, role=StaffRole.FLOOR_JUDGE)
         judges.append(judge.username)
     names = [f"Игрок {n:05d}" for n in range(players)]
-    registrations = register_new_players(
+    registrations = shared_setup.register_new_players(
         tournament=tournament, people=((name, f"ST-{n:05d}") for n, name in enumerate(names))
     )
     pairs = [(registrations[i], registrations[i + 1]) for i in range(0, players - 1, 2)]
@@ -131,7 +118,7 @@ def prepare(database_url: str, players: int) -> None:
 def seat_codes(database_url: str, slug: str) -> None:
     """The published round's tables with both players' codes (as printed on the slips), and
     nothing else: print them as JSON."""
-    start_django(database_url)
+    shared_setup.start_django(database_url)
     from floor import services as floor_services
     from tournaments.models import Match, Round
 
@@ -152,7 +139,7 @@ def seat_codes(database_url: str, slug: str) -> None:
 
 def count_records(database_url: str, slug: str) -> None:
     """Print the number of penalty records the event holds (no submit may be lost)."""
-    start_django(database_url)
+    shared_setup.start_django(database_url)
     from judging.models import PenaltyRecord
 
     print(PenaltyRecord.objects.filter(tournament__slug=slug).count())
@@ -566,16 +553,8 @@ def run(
     report_seconds: float,
 ) -> dict[str, float | str]:
     with database(kind) as url, tempfile.TemporaryDirectory() as data_dir:
-        env = benchmark_environment(url, data_dir)
-        event = run_child(
-            __file__,
-            "--prepare",
-            url,
-            "--players",
-            str(players),
-            purpose="building the event",
-            environment=env,
-        )
+        env = shared_setup.benchmark_environment(url, data_dir)
+        event = shared_setup.build_event(__file__, url, data_dir, "--players", str(players))
         with server(url, data_dir, workers) as (port, pid):
             rss_start = rss_mb(pid)
             judges = Judges(port, event)
@@ -622,7 +601,7 @@ def run(
             hello_rate, hello_cpu = asyncio.run(
                 throughput(port, pid, "/bench/hello/", PHONE_HEADERS)
             )
-        records: int = run_child(
+        records: int = shared_setup.run_child(
             __file__,
             "--count",
             url,
@@ -676,7 +655,7 @@ def run(
 
 
 def _codes(url: str, slug: str, env: dict[str, str]) -> dict:
-    codes: dict = run_child(
+    codes: dict = shared_setup.run_child(
         __file__,
         "--codes",
         url,
