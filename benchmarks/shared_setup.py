@@ -1,6 +1,7 @@
 """Set-up shared by the benchmarks: Django set up in a process of its own against a throwaway
-database, a benchmark's script run again as such a process, and an event's players entered through
-the app's own services.
+database, the environment of the processes that serve it, a benchmark's script run again as such
+a process, and an event (a tournament, its players, PostgreSQL's statistics) built through the
+app's own services.
 
 A benchmark builds its event in a child process because Django reads its settings, and so the
 database's address, once per process; the benchmark's own process serves or measures, and asks
@@ -110,7 +111,7 @@ def register_new_players(
     *, tournament: "Tournament", people: Iterable[tuple[str, str]]
 ) -> list["Registration"]:
     """Enter new players, given as (name, membership id), into the registry and register them
-    for the tournament, in the order given, through the services the players page calls."""
+    for the tournament, in the order given, through the services the players' file import calls."""
     from players.services import create_players
     from tournaments.services import register_players
 
