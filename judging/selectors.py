@@ -13,7 +13,6 @@ from django.db.models import (
     QuerySet,
     Subquery,
 )
-from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
@@ -36,6 +35,7 @@ from judging.models import (
     clock_was_off,
 )
 from judging.penalties import AppliesTo, Rank
+from judging.plain_reads import infraction_by_code
 from judging.record_state import STATE_VALUES, RecordState, state_from_values
 from players.models import search_text
 from tournaments import selectors as tournament_selectors
@@ -83,15 +83,10 @@ def available_infractions(*, tournament: Tournament) -> list[Infraction]:
 def issuable_infraction(*, tournament: Tournament, code: str) -> Infraction:
     """The infraction with that code, if a judge may issue it here; otherwise a clear refusal.
 
-    One query: the edition is found inside it (a tournament's edition changes when its first
-    infraction is added, so it is not kept between requests)."""
-    edition = Coalesce(
-        Subquery(
-            TournamentGuideline.objects.filter(tournament=tournament).values("edition_id")[:1]
-        ),
-        Subquery(GuidelineEdition.objects.filter(slug=SHIPPED_EDITION_SLUG).values("id")[:1]),
-    )
-    infraction = Infraction.objects.filter(edition_id=edition, code=code.strip()).first()
+    One statement, in plain SQL (``judging.plain_reads``): the edition is found inside it (a
+    tournament's edition changes when its first infraction is added, so it is not kept between
+    requests)."""
+    infraction = infraction_by_code(tournament.pk, code.strip(), SHIPPED_EDITION_SLUG)
     if infraction is None:
         raise DomainError(
             "unknown_infraction",

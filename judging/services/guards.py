@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from core.errors import DomainError
 from core.text import bounded_text
 from judging.models import PenaltyRecord, RecordStatus
+from judging.plain_reads import lock_player_and_opponent
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.models import (
@@ -31,13 +32,9 @@ def lock_player(registration: Registration) -> tuple[Registration, Match | None]
     Only the registration's key and tournament are needed: the player is read here, under the
     lock. A registration that is not the tournament's is refused (``unknown_player``).
     """
-    locked_ = tournament_services.lock_player_and_opponent(
-        registration.pk, registration.tournament_id
-    )
+    locked_, match = lock_player_and_opponent(registration.pk, registration.tournament_id)
     if registration.pk not in locked_:
         raise DomainError("unknown_player", _("This player is not registered in this tournament."))
-    # Read under the lock, the match is the committed one.
-    match = tournament_selectors.current_match(registration=locked_[registration.pk], bare=True)
     players = [pk for pk in (match.player1_id, match.player2_id) if pk] if match else []
     if not set(players) <= locked_.keys():
         # Only with a second match in progress, which no round allows: no round is published

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -15,6 +14,7 @@ from core.errors import DomainError
 from judging import stacking
 from judging.models import ChangeKind, Infraction, PenaltyRecord, RecordStatus
 from judging.penalties import Moment, Rank
+from judging.plain_reads import STANDING_STATUSES, records_held_or_keyed
 from judging.selectors import issuable_infraction
 from judging.services.effects import applies_to_for, take_effect
 from judging.services.guards import (
@@ -35,7 +35,7 @@ NEEDS_HEAD_JUDGE = {Rank.DISQUALIFICATION, Rank.DISQUALIFICATION_WITHOUT_PRIZE}
 SECOND_PENALTY_WINDOW = datetime.timedelta(minutes=5)
 # The records such a second penalty is checked against: those that stand or wait for the head
 # judge. A revoked or declined record is not one the judge would be repeating.
-_STANDING = (RecordStatus.IN_FORCE, RecordStatus.AWAITING_HEAD_JUDGE)
+_STANDING = STANDING_STATUSES
 
 
 class SecondPenaltyUnconfirmed(DomainError):
@@ -265,11 +265,7 @@ def _issue(
     registration, match = lock_player(registration)
     tournament = registration.tournament
     # One read for both: the player's penalties in force and a record made with this form.
-    rows = (
-        _records_held_or_keyed(registration.pk, tournament.pk, client_key)
-        if client_key is not None
-        else _records_held(registration.pk)
-    )
+    rows = records_held_or_keyed(registration.pk, tournament.pk, client_key)
     existing = next(
         (row for row in rows if client_key is not None and row.client_key == client_key), None
     )
@@ -340,22 +336,6 @@ def _issue(
     return PenaltyOutcome(record=record)
 
 
-def _records_held_or_keyed(
-    registration: int, tournament: int, client_key: uuid.UUID
-) -> list[PenaltyRecord]:
-    """The player's standing records (those in force are the penalties held; those awaiting the
-    head judge are read too, for ``_recent_same``) and a record made with this form's key, in one
-    query."""
-    return list(
-        PenaltyRecord.objects.filter(
-            Q(registration_id=registration, status__in=_STANDING)
-            | Q(tournament_id=tournament, client_key=client_key)
-        )
-        .select_related("round")
-        .order_by("id")
-    )
-
-
 def _recent_same(
     rows: Iterable[PenaltyRecord], *, registration: Registration, code: str, judge: User
 ) -> PenaltyRecord | None:
@@ -376,15 +356,6 @@ def _recent_same(
     first = max(found, key=lambda row: (row.issued_at, row.pk))
     first.registration = registration  # locked above, with its player: the message names them
     return first
-
-
-def _records_held(registration: int) -> list[PenaltyRecord]:
-    """The player's standing records, as ``_records_held_or_keyed`` reads them, without a key."""
-    return list(
-        PenaltyRecord.objects.filter(registration_id=registration, status__in=_STANDING)
-        .select_related("round")
-        .order_by("id")
-    )
 
 
 def _rule(

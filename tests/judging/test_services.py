@@ -135,7 +135,7 @@ def test_a_retry_that_raced_past_the_key_check_answers_with_the_first_record(des
     key = uuid.uuid4()
     first = desk.issue(0, "1.4", by="floor", client_key=key)
     # The read under the lock, as the second send saw it before the first committed.
-    monkeypatch.setattr(issuing, "_records_held_or_keyed", lambda *args: [])
+    monkeypatch.setattr(issuing, "records_held_or_keyed", lambda *args: [])
 
     again = send_form(desk, key)
 
@@ -149,7 +149,7 @@ def test_a_key_that_raced_past_the_check_for_another_player_is_refused(desk, mon
     desk.pair((0, 1), (2, 3))
     key = uuid.uuid4()
     desk.issue(0, "1.4", by="floor", client_key=key)
-    monkeypatch.setattr(issuing, "_records_held_or_keyed", lambda *args: [])
+    monkeypatch.setattr(issuing, "records_held_or_keyed", lambda *args: [])
 
     refused("client_key_reused", desk.issue, 2, "1.4", client_key=key)
     assert desk.ranks(2) == []

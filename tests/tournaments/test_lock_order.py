@@ -9,7 +9,7 @@ import uuid
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from judging import services
+from judging import plain_reads, services
 from judging.models import PenaltyRecord
 from tests.factories import Desk, PlayerFactory
 from tests.judging.test_concurrency import at_once, holding
@@ -69,7 +69,7 @@ def test_a_submit_under_way_holds_off_a_publish_but_not_the_set_up():
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
     release, thread = holding(
-        lambda: tournament_services.lock_player_and_opponent(desk.players[0].pk, desk.tournament.pk)
+        lambda: plain_reads.lock_player_and_opponent(desk.players[0].pk, desk.tournament.pk)
     )
     try:
         # A publish (exclusive) would wait for the submit to end ...

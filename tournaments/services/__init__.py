@@ -4,9 +4,9 @@ of every write on a round and its players). Callers use this package:
 ``from tournaments import services``."""
 
 from tournaments.services.locks import (
-    lock_player_and_opponent,
     lock_registrations,
     lock_tournament,
+    share_tournament,
 )
 from tournaments.services.pages import forget_public_stamp, mark_public_change
 from tournaments.services.play import (
@@ -68,7 +68,6 @@ __all__ = [
     "finish_match",
     "finish_tournament",
     "forget_public_stamp",
-    "lock_player_and_opponent",
     "lock_registrations",
     "lock_tournament",
     "mark_public_change",
@@ -83,6 +82,7 @@ __all__ = [
     "remove_staff",
     "save_served_matches",
     "set_playoff",
+    "share_tournament",
     "suggested_rounds",
     "swap_in_draft",
     "update_tournament",

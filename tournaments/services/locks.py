@@ -18,7 +18,8 @@ Step 1 comes in three strengths (PostgreSQL's row lock modes):
   but not the writes on the players: an import does not hold up a judge's submit.
 - every write on players (a penalty and the head judge's decisions on it, a result, its
   correction, a drop, a deck list) takes ``FOR KEY SHARE`` on the tournament inside
-  ``lock_registrations`` and ``lock_player_and_opponent``, before the players. Those writes never
+  ``lock_registrations`` and ``share_tournament`` (a judge's player and the opponent,
+  ``judging.plain_reads.lock_player_and_opponent``), before the players. Those writes never
   wait for each other there; they only wait for a round being published or the tournament being
   finished, before they hold any player.
 
@@ -36,10 +37,9 @@ statements here lock nothing there.
 from collections.abc import Iterable
 
 from django.db import connection
-from django.db.models import Q
 from django.db.transaction import TransactionManagementError
 
-from tournaments.models import Match, Registration, Tournament
+from tournaments.models import Registration, Tournament
 
 
 def lock_tournament(tournament_id: int, *, exclusive: bool = False) -> Tournament:
@@ -65,6 +65,13 @@ def _share_tournaments(where: str, params: list[int]) -> None:
         cursor.execute(f"SELECT 1 FROM {table} WHERE {where} ORDER BY id FOR KEY SHARE", params)
 
 
+def share_tournament(tournament_id: int) -> None:
+    """Step 1 of a write on one tournament's players: ``FOR KEY SHARE`` on the tournament (nothing
+    on SQLite). ``judging.plain_reads.lock_player_and_opponent`` takes it before a judge's player
+    and the opponent."""
+    _share_tournaments("id = %s", [tournament_id])
+
+
 def lock_registrations(ids: Iterable[int]) -> dict[int, Registration]:
     """Lock the registrations (after their tournament's shared lock), in id order; return them
     fresh with their players and tournaments."""
@@ -82,36 +89,6 @@ def lock_registrations(ids: Iterable[int]) -> dict[int, Registration]:
         # changes, so the foreign-key checks of other writes that name these rows do not wait.
         Registration.objects.select_for_update(of=("self",), no_key=True)
         .filter(pk__in=wanted)
-        .order_by("pk")
-        .select_related("player", "tournament")
-    )
-    return {row.pk: row for row in rows}
-
-
-def lock_player_and_opponent(registration_id: int, tournament_id: int) -> dict[int, Registration]:
-    """Lock the player and whoever plays them in a match in progress, in id order, after the
-    tournament's shared lock; return the rows fresh. Nothing is locked for a registration of
-    another tournament.
-
-    The opponent is read before the lock, and the two rows are then locked by key. Under the
-    tournament's shared lock no round can be published meanwhile; a match that ends meanwhile
-    (its result entered under both players' locks) leaves the opponent locked for nothing, and
-    the caller reads the match again under the lock.
-    """
-    _share_tournaments("id = %s", [tournament_id])
-    playing = (
-        Match.objects.filter(
-            Q(player1_id=registration_id) | Q(player2_id=registration_id),
-            ended_at__isnull=True,
-            player2__isnull=False,
-        )
-        .values_list("player1_id", "player2_id")
-        .first()
-    )
-    wanted = sorted({registration_id, *(playing or ())})
-    rows = (
-        Registration.objects.select_for_update(of=("self",), no_key=True)
-        .filter(pk__in=wanted, tournament_id=tournament_id)
         .order_by("pk")
         .select_related("player", "tournament")
     )
