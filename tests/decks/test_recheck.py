@@ -293,3 +293,55 @@ def test_the_recheck_writes_in_short_steps_and_reads_outside_them(desk):
     assert DeckListLine.objects.filter(decklist__tournament=desk.tournament).count() == 250 * 14
     run = RecheckRun.objects.first()
     assert (run.total, run.done, run.is_running) == (250, 250, False)
+
+
+def test_repointing_the_lines_reads_each_card_by_its_key_in_the_new_pool(desk):
+    """The lines of a step point at the new pool's card with their card's key; a card the new
+    pool lacks leaves its line without a card (the old pool can then be deleted); a line
+    without a card, or already at the new pool, is left as it is. On PostgreSQL that is one
+    statement for the step, not one for each line."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    save(desk, 0, correct_list())
+    services.save_decklist(
+        registration=desk.players[1],
+        text=correct_list("1 Новинка"),
+        by=desk.floor,
+        accept_unmatched=True,
+    )
+    old_pool = selectors.rules_for(tournament=desk.tournament).pool
+    kept = sorted(set(Card.objects.filter(pool=old_pool).values_list("name", flat=True)))
+    kept.remove("Вампир")
+    # Not the tournament's pool yet: importing it queues a re-check that this test does not run.
+    new_pool = services.import_card_pool(
+        tournament=desk.tournament,
+        name="Без вампира",
+        content=("название\n" + "\n".join(kept) + "\n").encode(),
+    ).pool
+    # A line already at the new pool (a list saved since) keeps its card.
+    already = DeckListLine.objects.filter(
+        decklist__registration=desk.players[1], written_name="Самоход"
+    )
+    already.update(card=Card.objects.get(pool=new_pool, name="Самоход"))
+    before = {
+        line.pk: (line.card.key if line.card else None)
+        for line in DeckListLine.objects.select_related("card")
+    }
+    ids = list(DeckList.objects.order_by("pk").values_list("pk", flat=True))
+    new_cards = dict(Card.objects.filter(pool=new_pool).values_list("key", "pk"))
+    with CaptureQueriesContext(connection) as queries:
+        services._point_lines_at_pool(ids=ids, pool_id=new_pool.pk, cards_by_key=new_cards)
+    after = dict(DeckListLine.objects.values_list("pk", "card_id"))
+    assert after == {pk: new_cards.get(key) if key else None for pk, key in before.items()}
+    vampires = DeckListLine.objects.filter(written_name="Вампир")
+    assert vampires.count() == 2 and not vampires.filter(card__isnull=False).exists()
+    assert DeckListLine.objects.get(written_name="Новинка").card is None
+    if connection.vendor == "postgresql":
+        writes = [
+            query["sql"]
+            for query in queries.captured_queries
+            if query["sql"].startswith(("UPDATE", "INSERT", "DELETE"))
+            or re.match(r"^\d+ times: ", query["sql"])
+        ]
+        assert len(writes) == 1 and writes[0].startswith('UPDATE "decks_decklistline" AS line')
