@@ -195,11 +195,7 @@ def request_recheck(*, tournament: Tournament, rewrite_lines: bool = True) -> Re
     """Start a re-check of every list of the tournament once the current transaction commits,
     off the request (``decks.tasks``); the deck screens show its progress. ``rewrite_lines``:
     the pool changed, so the lines are written again too."""
-    run = RecheckRun.objects.create(
-        tournament=tournament,
-        total=DeckList.objects.filter(tournament=tournament).count(),
-        rewrite_lines=rewrite_lines,
-    )
+    run = _new_recheck_run(tournament, rewrite_lines)
     if run.total == 0:
         run.finished_at = run.created_at
         run.save(update_fields=["finished_at"])
@@ -209,6 +205,21 @@ def request_recheck(*, tournament: Tournament, rewrite_lines: bool = True) -> Re
 
     transaction.on_commit(lambda: recheck_tournament_lists.enqueue(run.pk))
     return run
+
+
+def _new_recheck_run(tournament: Tournament, rewrite_lines: bool) -> RecheckRun:
+    """A run that supersedes every earlier one of the tournament (``run_recheck`` stops an older
+    run at its next step). It takes their unfinished work over: when one of them was to point the
+    lines at a new pool, so is this one, even if only the rules changed since; otherwise the
+    lists that run had not reached would keep reading the old pool's cards."""
+    unfinished_pool_change = RecheckRun.objects.filter(
+        tournament=tournament, finished_at__isnull=True, rewrite_lines=True
+    ).exists()
+    return RecheckRun.objects.create(
+        tournament=tournament,
+        total=DeckList.objects.filter(tournament=tournament).count(),
+        rewrite_lines=rewrite_lines or unfinished_pool_change,
+    )
 
 
 def run_recheck(*, run_id: int) -> int:
@@ -263,11 +274,7 @@ def run_recheck(*, run_id: int) -> int:
 
 def recheck_lists(*, tournament: Tournament, rewrite_lines: bool = True) -> int:
     """Re-check every list of the tournament now, in this process (the task's work, at once)."""
-    run = RecheckRun.objects.create(
-        tournament=tournament,
-        total=DeckList.objects.filter(tournament=tournament).count(),
-        rewrite_lines=rewrite_lines,
-    )
+    run = _new_recheck_run(tournament, rewrite_lines)
     return run_recheck(run_id=run.pk)
 
 

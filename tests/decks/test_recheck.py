@@ -345,3 +345,34 @@ def test_repointing_the_lines_reads_each_card_by_its_key_in_the_new_pool(desk):
             or re.match(r"^\d+ times: ", query["sql"])
         ]
         assert len(writes) == 1 and writes[0].startswith('UPDATE "decks_decklistline" AS line')
+
+
+def test_a_rules_change_during_a_new_pools_recheck_still_points_the_lines_at_the_new_pool(desk):
+    """The pool's re-check is superseded before it reaches the lists (a rule changed right
+    after the import): the newer run takes its unfinished work over, so no line keeps the old
+    pool's card."""
+    save(desk, 0, correct_list())
+    names = sorted(set(Card.objects.values_list("name", flat=True)))
+    content = ("название\n" + "\n".join(names) + "\n").encode()
+    # The task is not run here (no on-commit callbacks): the import's run stays unfinished.
+    report = services.import_card_pool(tournament=desk.tournament, name="Новый", content=content)
+    pool_run = RecheckRun.objects.get(tournament=desk.tournament, finished_at__isnull=True)
+    assert pool_run.rewrite_lines
+    rules_run = services.request_recheck(tournament=desk.tournament, rewrite_lines=False)
+
+    assert services.run_recheck(run_id=pool_run.pk) == 0  # superseded before its first step
+    assert rules_run.rewrite_lines
+    assert services.run_recheck(run_id=rules_run.pk) == 1
+    lines = DeckListLine.objects.filter(decklist__registration=desk.players[0])
+    assert lines.exists()
+    assert {line.card.pool_id for line in lines} == {report.pool.pk}
+
+
+def test_a_finished_pool_recheck_leaves_the_next_rules_recheck_alone(desk):
+    save(desk, 0, correct_list())
+    RecheckRun.objects.create(
+        tournament=desk.tournament, total=1, rewrite_lines=True, finished_at=timezone.now()
+    )
+    assert not services.request_recheck(
+        tournament=desk.tournament, rewrite_lines=False
+    ).rewrite_lines
