@@ -4,20 +4,8 @@ without a reload, and the head judge's decision reaches the floor judge's card t
 from playwright.sync_api import expect
 
 from judging.models import PenaltyRecord, RecordStatus
-from tests.browser.conftest import TABLET
+from tests.browser.helpers import signed_in
 from tests.factories import Desk
-
-
-def signed_in(browser, base_url, username):
-    context = browser.new_context(viewport=TABLET, locale="ru-RU")
-    page = context.new_page()
-    page.set_default_timeout(8000)
-    page.goto(f"{base_url}/login/")
-    page.get_by_label("Логин").fill(username)
-    page.get_by_label("Пароль").fill("desk-pass-123")
-    page.get_by_role("button", name="Войти").click()
-    page.wait_for_url(f"{base_url}/")
-    return page
 
 
 def test_the_console_shows_a_floor_judges_record_and_the_decision_comes_back(
