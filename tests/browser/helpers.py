@@ -1,5 +1,8 @@
 """What the browser tests share: a tablet or a phone of its own (a browser context: its own
-cookies, storage and service worker), signed in or not, and how long a step may take."""
+cookies, storage and service worker), signed in or not, how long a step may take, and the judge's
+page as a tablet has it once the desk's service worker is at work."""
+
+import time
 
 # How long an action (a click, a fill, an expect) waits for its element before the test fails.
 # CI runs the suite on a 2-core machine, the second time on PostgreSQL: the database server,
@@ -56,3 +59,33 @@ def signed_in(browser, base_url, username, *, password=PASSWORD, **options):
     page = new_page(browser, **options)
     sign_in(page, base_url, username, password=password)
     return page
+
+
+def until(page, script, arg=None, seconds=10):
+    """Wait until the script answers true (wait_for_function evaluates a string, which the
+    pages' Content-Security-Policy refuses)."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(script, arg):
+        assert time.monotonic() < deadline, script
+        time.sleep(0.1)
+
+
+def open_judges_page(page, base_url, desk):
+    """Open the judge's page and wait until it is as a tablet has it from its second visit on:
+    the desk's service worker controls it and has fetched the players' log forms ahead.
+
+    The worker registers on the first page after signing in and takes a moment to install. A page
+    asked for before it was active stays out of its control until loaded again, and the fetching
+    ahead goes on while the test does: without this wait the test's next click meets whichever
+    state the machine's load made."""
+    page.goto(f"{base_url}/t/{desk.tournament.slug}/judge/")
+    until(page, "async () => Boolean((await navigator.serviceWorker.getRegistration())?.active)")
+    page.reload()
+    until(page, "() => navigator.serviceWorker.controller !== null")
+    until(
+        page,
+        "async (player) => { const cache = await caches.open('desk-pages');"
+        " return (await cache.keys())"
+        ".some((r) => r.url.endsWith(`/judge/log/?player=${player}`)); }",
+        desk.players[-1].pk,
+    )

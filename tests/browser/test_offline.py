@@ -5,7 +5,6 @@ with the tablet offline (Playwright's offline mode), once with the server stoppe
 on the same port and database."""
 
 import re
-import time
 from contextlib import ExitStack
 
 import pytest
@@ -13,7 +12,7 @@ from playwright.sync_api import expect
 
 from config.servers import asgi_server_thread
 from judging.models import PenaltyRecord
-from tests.browser.conftest import TABLET
+from tests.browser.helpers import TABLET, open_judges_page
 from tests.factories import Desk
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -33,30 +32,6 @@ def tablet(browser, base_url, username):
     return context, page
 
 
-def until(page, script, arg=None, seconds=10):
-    """Wait until the script answers true (wait_for_function evaluates a string, which the
-    pages' Content-Security-Policy refuses)."""
-    deadline = time.monotonic() + seconds
-    while not page.evaluate(script, arg):
-        assert time.monotonic() < deadline, script
-        time.sleep(0.1)
-
-
-def ready_offline(page, base_url, desk):
-    """The judge's page once online: the worker controls it and has fetched every player's log
-    form ahead."""
-    page.goto(f"{base_url}/t/{desk.tournament.slug}/judge/")
-    until(page, "() => navigator.serviceWorker.controller !== null")
-    page.reload()
-    until(
-        page,
-        "async (player) => { const cache = await caches.open('desk-pages');"
-        " return (await cache.keys())"
-        ".some((r) => r.url.endsWith(`/judge/log/?player=${player}`)); }",
-        desk.players[-1].pk,
-    )
-
-
 def log_while_cut_off(page, base_url, desk, index):
     page.goto(f"{base_url}/t/{desk.tournament.slug}/judge/")
     name = desk.players[index].player.name
@@ -72,7 +47,8 @@ def log_while_cut_off(page, base_url, desk, index):
 
 def walk(browser, base_url, desk, cut, restore):
     context, page = tablet(browser, base_url, desk.floor.username)
-    ready_offline(page, base_url, desk)
+    # Online: the worker controls the judge's page and has fetched every player's log form ahead.
+    open_judges_page(page, base_url, desk)
 
     cut(context)
     for index in (0, 1, 2, 5):
