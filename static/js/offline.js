@@ -13,6 +13,12 @@
   let box;
   let online = true;
   let timer = null;
+  // The worker this page talks to: the one in control of it, or else the registration's active
+  // one. A page asked for while the worker was still installing is never controlled (the worker's
+  // clients.claim() takes the pages already open, not one still loading), yet its messages and
+  // the log forms fetched ahead are the same: the worker fetches them with the tablet's session.
+  let worker = null;
+  let greeted = null;
 
   function text(name, values = {}) {
     let value = box.dataset[name] || "";
@@ -36,14 +42,14 @@
   }
 
   function ask(message) {
-    const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
-    if (!worker) {
+    const target = (navigator.serviceWorker && navigator.serviceWorker.controller) || worker;
+    if (!target) {
       return Promise.resolve(null);
     }
     return new Promise((resolve) => {
       const reply = new MessageChannel();
       reply.port1.onmessage = (event) => resolve(event.data);
-      worker.postMessage({ ...message, user: box.dataset.user, csrf: csrf() }, [reply.port2]);
+      target.postMessage({ ...message, user: box.dataset.user, csrf: csrf() }, [reply.port2]);
     });
   }
 
@@ -247,7 +253,15 @@
     }
   }
 
-  function greet() {
+  // Once per worker: when one is active for this page (at once if it controls the page), and
+  // again when a new one takes over.
+  function greet(active) {
+    const target = navigator.serviceWorker.controller || active;
+    if (!target || target === greeted) {
+      return;
+    }
+    greeted = target;
+    worker = target;
     ask({ type: online ? "replay" : "state" }).then(render);
     if (online) {
       warm();
@@ -286,10 +300,8 @@
     }
     if ("serviceWorker" in navigator && window.isSecureContext) {
       navigator.serviceWorker.register(box.dataset.worker).catch(() => {});
-      navigator.serviceWorker.addEventListener("controllerchange", greet);
-      if (navigator.serviceWorker.controller) {
-        greet();
-      }
+      navigator.serviceWorker.addEventListener("controllerchange", () => greet(null));
+      navigator.serviceWorker.ready.then((registration) => greet(registration.active));
       const channel = new BroadcastChannel("desk-offline");
       channel.onmessage = () => ask({ type: "state" }).then(render);
     }

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.helpers import ACTION_TIMEOUT, TABLET
+
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-TABLET = {"width": 800, "height": 1280}
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -62,14 +63,6 @@ def screenshot(tmp_path):
     return take
 
 
-def sign_in(page, live_server, username, password="desk-pass-123"):
-    page.goto(f"{live_server.url}/login/")
-    page.get_by_label("Логин").fill(username)
-    page.get_by_label("Пароль").fill(password)
-    page.get_by_role("button", name="Войти").click()
-    page.wait_for_url(f"{live_server.url}/")
-
-
 @pytest.fixture(autouse=True)
 def _task_worker(request):
     """The task queue's worker beside the live server, as `serve` runs one beside uvicorn: the
@@ -120,7 +113,7 @@ def _contexts_closed_after_each_test(browser):
 @pytest.fixture(autouse=True)
 def _short_timeouts(page):
     # The app answers in milliseconds; a missing element should fail the test quickly.
-    page.set_default_timeout(8000)
+    page.set_default_timeout(ACTION_TIMEOUT)
     page.set_default_navigation_timeout(15000)
 
 

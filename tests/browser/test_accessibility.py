@@ -11,7 +11,8 @@ from playwright.sync_api import expect
 from decks import services as deck_services
 from floor import services as floor_services
 from judging.models import PenaltyRecord
-from tests.browser.conftest import TABLET, axe_violations
+from tests.browser.conftest import axe_violations
+from tests.browser.helpers import TABLET, signed_in
 from tests.factories import Desk
 from tournaments import services
 
@@ -77,18 +78,6 @@ def event(db):
     )
     deck_services.record_deck_check(registration=desk.players[0], judge=desk.floor, counted={})
     return desk, request
-
-
-def signed_in(browser, base_url, username):
-    context = browser.new_context(viewport=TABLET, locale="ru-RU", bypass_csp=True)
-    page = context.new_page()
-    page.set_default_timeout(8000)
-    page.goto(f"{base_url}/login/")
-    page.get_by_label("Логин").fill(username)
-    page.get_by_label("Пароль").fill("desk-pass-123")
-    page.get_by_role("button", name="Войти").click()
-    page.wait_for_url(f"{base_url}/")
-    return page
 
 
 def test_every_page_as_every_role(live_server, browser, event):
@@ -178,7 +167,7 @@ def test_every_page_as_every_role(live_server, browser, event):
         ],
     }
     for username, urls in pages.items():
-        page = signed_in(browser, base, username)
+        page = signed_in(browser, base, username, for_axe=True)
         for url in urls:
             found += [f"{username} {line}" for line in problems(page, url)]
         if username == desk.organiser.username:

@@ -3,7 +3,7 @@
 import pytest
 
 from floor import services as floor_services
-from tests.browser.conftest import sign_in
+from tests.browser.helpers import sign_in
 from tests.factories import Desk
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,7 +23,7 @@ def test_the_judges_pages_break_no_rule_of_the_policy(live_server, page):
             violations.append(message.text) if "Content Security Policy" in message.text else None
         ),
     )
-    sign_in(page, live_server, desk.head.username)
+    sign_in(page, live_server.url, desk.head.username)
     slug = desk.tournament.slug
     for path in (
         "/",

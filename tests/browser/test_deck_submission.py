@@ -8,11 +8,10 @@ from playwright.sync_api import expect
 from decks import services
 from decks.demo import DEMO_CARDS, correct_list, pool_csv
 from decks.models import DeckFormat, Finding
-from tests.browser.conftest import sign_in
+from tests.browser.helpers import PHONE, sign_in
 from tests.factories import Desk
 
 pytestmark = pytest.mark.django_db(transaction=True)
-PHONE = {"width": 390, "height": 844}
 HERO_LIST = "Герой: Хакодар\n" + correct_list().replace("Дополнительная колода:\n", "")
 
 
@@ -59,7 +58,7 @@ def test_a_player_fixes_a_1_1_d_on_a_phone(live_server, browser, desk, screensho
 
 def test_a_ban_after_the_lists_are_in_reaches_them(live_server, page, desk):
     services.save_decklist(registration=desk.players[1], text=correct_list(), by=desk.floor)
-    sign_in(page, live_server, desk.organiser.username)
+    sign_in(page, live_server.url, desk.organiser.username)
     page.goto(f"{live_server.url}/t/{desk.tournament.slug}/decks/rules/")
     rows = ["название;запрещена в"] + [
         f"{name};{'Стандарт' if name == 'Вампир' else ''}" for name, *_rest in DEMO_CARDS

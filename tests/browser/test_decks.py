@@ -8,7 +8,7 @@ from decks import services
 from decks.demo import correct_list, pool_csv
 from decks.models import DeckCheck, DeckFormat
 from judging.models import PenaltyRecord
-from tests.browser.conftest import sign_in
+from tests.browser.helpers import sign_in
 from tests.factories import Desk
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,7 +37,7 @@ def desk():
 
 
 def test_the_organiser_imports_a_card_pool(live_server, page, desk, screenshot):
-    sign_in(page, live_server, desk.organiser.username)
+    sign_in(page, live_server.url, desk.organiser.username)
     page.goto(f"{live_server.url}/t/{desk.tournament.slug}/decks/rules/")
     page.get_by_label("Название пула").fill("Мой пул")
     page.get_by_label("Файл CSV").set_input_files(
@@ -61,7 +61,7 @@ def test_a_judge_pastes_a_list_sees_its_findings_and_issues_one(
     live_server, page, desk, screenshot
 ):
     desk.pair((0, 1), (2, 3))
-    sign_in(page, live_server, desk.floor.username)
+    sign_in(page, live_server.url, desk.floor.username)
     player = desk.players[0]
     page.goto(f"{live_server.url}/t/{desk.tournament.slug}/decks/players/{player.pk}/")
     page.locator("#id_text").fill(
@@ -87,7 +87,7 @@ def test_a_judge_pastes_a_list_sees_its_findings_and_issues_one(
 def test_a_deck_check_finds_a_12_problem(live_server, page, desk, screenshot):
     services.save_decklist(registration=desk.players[2], text=correct_list(), by=desk.floor)
     desk.pair((0, 1), (2, 3))
-    sign_in(page, live_server, desk.floor.username)
+    sign_in(page, live_server.url, desk.floor.username)
     page.goto(
         f"{live_server.url}/t/{desk.tournament.slug}/decks/players/{desk.players[2].pk}/check/"
     )

@@ -4,15 +4,15 @@ who knows how the tablets connect and creates the tournament."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import TABLET, axe_violations
+from tests.browser.conftest import axe_violations
+from tests.browser.helpers import new_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_an_empty_desk_leads_the_laptop_to_a_signed_in_organiser(live_server, browser, screenshot):
     # axe is injected as a script, which the app's Content-Security-Policy refuses by design.
-    page = browser.new_context(viewport=TABLET, locale="ru-RU", bypass_csp=True).new_page()
-    page.set_default_timeout(8000)
+    page = new_page(browser, for_axe=True)
     page.goto(f"{live_server.url}/")
 
     expect(page).to_have_url(f"{live_server.url}/setup/")

@@ -13,28 +13,8 @@ from floor import services
 from floor.models import CallStatus, JudgeCall, TimeExtension
 from judging.demo import DEMO_PASSWORD, load_demo
 from judging.models import PenaltyRecord
-from tests.browser.conftest import TABLET
+from tests.browser.helpers import phone, signed_in
 from tests.factories import Desk, crowd
-
-PHONE = {"width": 390, "height": 844}
-
-
-def signed_in(browser, base_url, username, password="desk-pass-123"):
-    context = browser.new_context(viewport=TABLET, locale="ru-RU")
-    page = context.new_page()
-    page.set_default_timeout(8000)
-    page.goto(f"{base_url}/login/")
-    page.get_by_label("Логин").fill(username)
-    page.get_by_label("Пароль").fill(password)
-    page.get_by_role("button", name="Войти").click()
-    page.wait_for_url(f"{base_url}/")
-    return page
-
-
-def phone(browser):
-    page = browser.new_context(viewport=PHONE, locale="ru-RU", is_mobile=True).new_page()
-    page.set_default_timeout(8000)
-    return page
 
 
 def five_tables() -> Desk:
@@ -63,7 +43,7 @@ def test_the_round_on_the_floor_from_clock_to_a_judge_call(asgi_server, browser,
     assert at_5.ended_at is None and round_4.matches.get(table=3).ended_at is None
 
     # The head judge starts the clock; it counts down in the browser.
-    head = signed_in(browser, asgi_server, "head", DEMO_PASSWORD)
+    head = signed_in(browser, asgi_server, "head", password=DEMO_PASSWORD)
     head.goto(f"{asgi_server}/t/{slug}/floor/")
     head.get_by_role("button", name="Запустить время").click()
     expect(head.locator(".messages")).to_contain_text("Время тура пошло")
@@ -77,7 +57,7 @@ def test_the_round_on_the_floor_from_clock_to_a_judge_call(asgi_server, browser,
     expect(head.locator(".nav-clock [data-clock]")).to_have_attribute("data-status", "running")
 
     # A floor judge gives table 3 a three-minute extension: two taps from the table.
-    floor = signed_in(browser, asgi_server, "judge", DEMO_PASSWORD)
+    floor = signed_in(browser, asgi_server, "judge", password=DEMO_PASSWORD)
     floor.goto(f"{asgi_server}/t/{slug}/floor/")
     table3 = floor.locator(".floor-table", has=floor.locator(".table-no", has_text="Стол 3"))
     table3.get_by_role("link", name="Добавить время").click()

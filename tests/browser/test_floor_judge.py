@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from judging.models import PenaltyRecord, RecordStatus
-from tests.browser.conftest import sign_in
+from tests.browser.helpers import sign_in
 from tests.factories import Desk
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,7 +26,7 @@ def choose(page, code):
 def test_a_first_offence_in_three_taps(live_server, page, screenshot):
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
-    sign_in(page, live_server, desk.floor.username)
+    sign_in(page, live_server.url, desk.floor.username)
 
     open_player(page, live_server, desk, 0)
     choose(page, "1.4")
@@ -47,7 +47,7 @@ def test_a_repeat_shows_its_escalation_and_reason_before_submitting(live_server,
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
     desk.issue(0, "1.4")
-    sign_in(page, live_server, desk.floor.username)
+    sign_in(page, live_server.url, desk.floor.username)
 
     open_player(page, live_server, desk, 0)
     expect(page.locator(".player-head")).to_contain_text("Замечание · 1.4")
@@ -65,7 +65,7 @@ def test_a_repeat_shows_its_escalation_and_reason_before_submitting(live_server,
 def test_a_game_loss_in_a_game_updates_the_match_score(live_server, page, screenshot):
     desk = Desk.create(level="professional")
     desk.pair((0, 1), (2, 3))
-    sign_in(page, live_server, desk.floor.username)
+    sign_in(page, live_server.url, desk.floor.username)
 
     open_player(page, live_server, desk, 0)
     choose(page, "1.2")
@@ -85,7 +85,7 @@ def test_a_game_loss_in_a_game_updates_the_match_score(live_server, page, screen
 def test_an_infraction_not_available_here_is_not_offered(live_server, page):
     desk = Desk.create(level="amateur", uses_decklists=False)
     desk.pair((0, 1), (2, 3))
-    sign_in(page, live_server, desk.floor.username)
+    sign_in(page, live_server.url, desk.floor.username)
 
     open_player(page, live_server, desk, 0)
 
@@ -98,7 +98,7 @@ def test_an_infraction_not_available_here_is_not_offered(live_server, page):
 def test_a_floor_judges_disqualification_becomes_a_request(live_server, page, screenshot):
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
-    sign_in(page, live_server, desk.floor.username)
+    sign_in(page, live_server.url, desk.floor.username)
 
     open_player(page, live_server, desk, 0)
     choose(page, "6.1")
@@ -117,7 +117,7 @@ def test_a_floor_judges_disqualification_becomes_a_request(live_server, page, sc
 def test_the_log_page_fits_portrait_and_landscape_tablets(live_server, page, screenshot):
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
-    sign_in(page, live_server, desk.floor.username)
+    sign_in(page, live_server.url, desk.floor.username)
 
     for name, size in (
         ("portrait", {"width": 800, "height": 1280}),
@@ -143,7 +143,7 @@ def test_three_taps_from_the_start_page_with_the_button_in_view_on_every_screen(
 ):
     desk = Desk.create(level="professional")
     desk.pair((0, 1), (2, 3))
-    sign_in(page, live_server, desk.floor.username)
+    sign_in(page, live_server.url, desk.floor.username)
     taps = 0
 
     def tap(locator):

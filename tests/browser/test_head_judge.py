@@ -4,20 +4,8 @@ without a reload, and the head judge's decision reaches the floor judge's card t
 from playwright.sync_api import expect
 
 from judging.models import PenaltyRecord, RecordStatus
-from tests.browser.conftest import TABLET
+from tests.browser.helpers import open_judges_page, signed_in
 from tests.factories import Desk
-
-
-def signed_in(browser, base_url, username):
-    context = browser.new_context(viewport=TABLET, locale="ru-RU")
-    page = context.new_page()
-    page.set_default_timeout(8000)
-    page.goto(f"{base_url}/login/")
-    page.get_by_label("Логин").fill(username)
-    page.get_by_label("Пароль").fill("desk-pass-123")
-    page.get_by_role("button", name="Войти").click()
-    page.wait_for_url(f"{base_url}/")
-    return page
 
 
 def test_the_console_shows_a_floor_judges_record_and_the_decision_comes_back(
@@ -31,8 +19,16 @@ def test_the_console_shows_a_floor_judges_record_and_the_decision_comes_back(
     head.goto(f"{asgi_server}/t/{desk.tournament.slug}/console/")
     expect(head.locator("#penalty-log")).to_contain_text("Пенальти пока нет")
 
-    floor.goto(f"{asgi_server}/t/{desk.tournament.slug}/judge/")
+    # The floor judge's tablet in one known state: the desk's worker controls the judge's page
+    # and has fetched the players' log forms ahead. Left to the machine's load, the click below met
+    # one of three (the worker in control or not, fetching ahead or not); where no copy of the log
+    # form was kept yet, a failed answer leaves the tablet on the browser's error page.
+    open_judges_page(floor, asgi_server, desk)
     floor.locator(f".player-target:has(strong:text-is('{name}'))").click()
+    # The player's log form has come, not an error page, before anything is chosen on it.
+    log_form = f"{asgi_server}/t/{desk.tournament.slug}/judge/log/?player={desk.players[0].pk}"
+    expect(floor).to_have_url(log_form)
+    expect(floor.get_by_role("heading", level=1)).to_have_text(name)
     floor.locator("label[for^=infraction-]:has(.code:text-is('6.1'))").click()
     expect(floor.locator("#penalty-preview")).to_contain_text("Дисквалификация без призов")
     floor.get_by_role("button", name="Записать пенальти").click()

@@ -4,7 +4,9 @@ recorded once each, and a refusal stays in the tablet's list until the judge dea
 with the tablet offline (Playwright's offline mode), once with the server stopped and restarted
 on the same port and database."""
 
+import asyncio
 import re
+import threading
 import time
 from contextlib import ExitStack
 
@@ -13,7 +15,7 @@ from playwright.sync_api import expect
 
 from config.servers import asgi_server_thread
 from judging.models import PenaltyRecord
-from tests.browser.conftest import TABLET
+from tests.browser.helpers import TABLET, open_judges_page, signed_in, until
 from tests.factories import Desk
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -33,30 +35,6 @@ def tablet(browser, base_url, username):
     return context, page
 
 
-def until(page, script, arg=None, seconds=10):
-    """Wait until the script answers true (wait_for_function evaluates a string, which the
-    pages' Content-Security-Policy refuses)."""
-    deadline = time.monotonic() + seconds
-    while not page.evaluate(script, arg):
-        assert time.monotonic() < deadline, script
-        time.sleep(0.1)
-
-
-def ready_offline(page, base_url, desk):
-    """The judge's page once online: the worker controls it and has fetched every player's log
-    form ahead."""
-    page.goto(f"{base_url}/t/{desk.tournament.slug}/judge/")
-    until(page, "() => navigator.serviceWorker.controller !== null")
-    page.reload()
-    until(
-        page,
-        "async (player) => { const cache = await caches.open('desk-pages');"
-        " return (await cache.keys())"
-        ".some((r) => r.url.endsWith(`/judge/log/?player=${player}`)); }",
-        desk.players[-1].pk,
-    )
-
-
 def log_while_cut_off(page, base_url, desk, index):
     page.goto(f"{base_url}/t/{desk.tournament.slug}/judge/")
     name = desk.players[index].player.name
@@ -72,7 +50,8 @@ def log_while_cut_off(page, base_url, desk, index):
 
 def walk(browser, base_url, desk, cut, restore):
     context, page = tablet(browser, base_url, desk.floor.username)
-    ready_offline(page, base_url, desk)
+    # Online: the worker controls the judge's page and has fetched every player's log form ahead.
+    open_judges_page(page, base_url, desk)
 
     cut(context)
     for index in (0, 1, 2, 5):
@@ -158,3 +137,74 @@ def test_penalties_entered_while_the_server_is_down_are_recorded_when_it_is_back
             walk(browser, url, desk, cut, restore)
         finally:
             holder["stack"].close()
+
+
+class Held:
+    """An answer the test's server holds back until the test lets it go."""
+
+    def __init__(self):
+        self.gate = threading.Event()
+
+    async def until_let_go(self):
+        deadline = time.monotonic() + 20
+        while not self.gate.is_set():
+            assert time.monotonic() < deadline, "a held answer was never let go"
+            await asyncio.sleep(0.02)
+
+
+def test_a_judges_page_opened_while_the_worker_installs_fetches_ahead_too(
+    transactional_db, browser, monkeypatch
+):
+    """The first page after signing in registers the worker, which takes a moment to install.
+    A judge's page asked for meanwhile never has the worker in control: it activates while the
+    page is on its way, and clients.claim() takes the pages already open, not one still loading.
+    That page too fetches the players' log forms ahead, so they open offline from its first visit.
+
+    The test holds the worker's script until the judge's page is asked for, and the judge's page
+    until the worker has taken over the page before it: the order a quick judge on a slow network
+    can meet, and the head judge's browser test met in about a third of its runs."""
+    import config.asgi
+
+    desk = offline_desk()
+    judges_page = f"/t/{desk.tournament.slug}/judge/"
+    asked, taken_over = Held(), Held()
+    application = config.asgi.application
+
+    async def holding(scope, receive, send):
+        if scope["type"] == "http" and scope["method"] == "GET":
+            headers = dict(scope["headers"])
+            if scope["path"] == "/sw.js" and headers.get(b"service-worker") == b"script":
+                await asked.until_let_go()
+            elif scope["path"] == judges_page and headers.get(b"sec-fetch-mode") == b"navigate":
+                asked.gate.set()
+                await taken_over.until_let_go()
+        await application(scope, receive, send)
+
+    monkeypatch.setattr(config.asgi, "application", holding)
+    with asgi_server_thread() as (base_url, _port):
+        page = signed_in(browser, base_url, desk.floor.username)
+        # The start page has asked for the worker; its script waits. Off to the judge's page.
+        page.evaluate("(url) => { window.location.href = url; }", f"{base_url}{judges_page}")
+        # While the judge's page waits, the worker installs and activates, which ends with its
+        # taking over the pages open (static/js/desk_sw.js); another tab sees when that is done.
+        other = page.context.new_page()
+        other.goto(f"{base_url}/")
+        until(
+            other,
+            "async () => (await navigator.serviceWorker.getRegistration())?.active?.state"
+            " === 'activated'",
+        )
+        other.close()
+        taken_over.gate.set()
+        expect(page).to_have_url(f"{base_url}{judges_page}")
+        assert page.evaluate("() => navigator.serviceWorker.controller === null")
+
+        until(
+            page,
+            "async (players) => { const cache = await caches.open('desk-pages');"
+            " const kept = (await cache.keys()).map((r) => r.url);"
+            " return players.every((p) =>"
+            " kept.some((url) => url.endsWith(`/judge/log/?player=${p}`))); }",
+            [player.pk for player in desk.players],
+        )
+        page.context.close()

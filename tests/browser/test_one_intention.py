@@ -8,7 +8,8 @@ import pytest
 from playwright.sync_api import expect
 
 from judging.models import PenaltyRecord
-from tests.browser.conftest import TABLET, axe_violations, sign_in
+from tests.browser.conftest import axe_violations
+from tests.browser.helpers import sign_in, signed_in
 from tests.factories import Desk
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,19 +33,6 @@ def infraction_input(page, code):
     return page.locator(f"input[name=infraction][value='{code}']")
 
 
-def tablet(browser, base_url, username, password="desk-pass-123"):
-    """A tablet of its own (a browser context: its own cookies and storage), signed in."""
-    context = browser.new_context(viewport=TABLET, locale="ru-RU")
-    page = context.new_page()
-    page.set_default_timeout(8000)
-    page.goto(f"{base_url}/login/")
-    page.get_by_label("Логин").fill(username)
-    page.get_by_label("Пароль").fill(password)
-    page.get_by_role("button", name="Войти").click()
-    page.wait_for_url(f"{base_url}/")
-    return page
-
-
 def csp_errors(page):
     """The Content-Security-Policy refusals the page reports from now on (no inline JS or CSS)."""
     errors = []
@@ -60,7 +48,7 @@ def csp_errors(page):
 def test_back_then_submit_again_returns_the_first_record(live_server, page, screenshot):
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
-    sign_in(page, live_server, desk.floor.username)
+    sign_in(page, live_server.url, desk.floor.username)
     open_player(page, live_server.url, desk)
     choose(page, "1.4")
     page.get_by_label("Заметка (необязательно)").fill("дек-лист не сдан")
@@ -84,7 +72,7 @@ def test_back_on_a_tablet_that_forgot_the_form_asks_explicitly_naming_the_first(
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
     refused = csp_errors(page)
-    sign_in(page, live_server, desk.floor.username)
+    sign_in(page, live_server.url, desk.floor.username)
     open_player(page, live_server.url, desk)
     choose(page, "1.4")
     page.get_by_role("button", name=SUBMIT).click()
@@ -118,7 +106,7 @@ def test_back_on_a_tablet_that_forgot_the_form_asks_explicitly_naming_the_first(
 def test_a_double_tap_records_once(live_server, page):
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
-    sign_in(page, live_server, desk.floor.username)
+    sign_in(page, live_server.url, desk.floor.username)
     open_player(page, live_server.url, desk)
     choose(page, "1.4")
     expect(page.locator("#penalty-preview")).to_contain_text("Замечание")
@@ -133,12 +121,9 @@ def test_a_lost_answer_then_the_form_again_records_once(live_server, browser):
     # Without the service worker: Playwright's routes do not see the requests a worker makes, so
     # the answer could not be lost here. With it, a lost answer keeps the form on the tablet and
     # its replay gets the record made (tests/browser/test_offline.py).
-    context = browser.new_context(viewport=TABLET, locale="ru-RU", service_workers="block")
-    page = context.new_page()
-    page.set_default_timeout(8000)
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
-    sign_in(page, live_server, desk.floor.username)
+    page = signed_in(browser, live_server.url, desk.floor.username, service_workers="block")
     open_player(page, live_server.url, desk)
     choose(page, "1.4")
     page.get_by_label("Заметка (необязательно)").fill("колода не перетасована")
@@ -165,7 +150,7 @@ def test_a_lost_answer_then_the_form_again_records_once(live_server, browser):
 
     expect(page.locator(".messages")).to_contain_text("Это нарушение уже записано — вот оно.")
     assert PenaltyRecord.objects.count() == 1
-    context.close()
+    page.context.close()
 
 
 @pytest.mark.parametrize("server", ["asgi_server", "live_server"])
@@ -179,8 +164,8 @@ def test_two_tablets_the_second_preview_follows_the_first_record(
     base_url = base_url if isinstance(base_url, str) else base_url.url
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
-    first = tablet(browser, base_url, desk.floor.username)
-    second = tablet(browser, base_url, desk.head.username)
+    first = signed_in(browser, base_url, desk.floor.username)
+    second = signed_in(browser, base_url, desk.head.username)
     for page in (first, second):
         open_player(page, base_url, desk)
         choose(page, "1.4")
@@ -205,7 +190,7 @@ def test_signing_out_and_in_in_another_tab_loses_nothing(live_server, page, scre
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
     refused = csp_errors(page)
-    sign_in(page, live_server, desk.floor.username)
+    sign_in(page, live_server.url, desk.floor.username)
     open_player(page, live_server.url, desk)
     choose(page, "1.4")
     page.get_by_label("Заметка (необязательно)").fill("нашёл в рукаве")
@@ -214,7 +199,7 @@ def test_signing_out_and_in_in_another_tab_loses_nothing(live_server, page, scre
     other = page.context.new_page()
     other.goto(f"{live_server.url}/")
     other.get_by_role("button", name="Выйти").click()
-    sign_in(other, live_server, desk.floor.username)
+    sign_in(other, live_server.url, desk.floor.username)
     other.close()
     # The preview's next poll is refused as out of date: the judge is told before sending.
     expect(page.locator("#form-stale")).to_contain_text("Страница устарела", timeout=5000)
@@ -241,7 +226,7 @@ def test_signing_out_and_in_in_another_tab_loses_nothing(live_server, page, scre
 def test_a_reload_mid_form_keeps_the_infraction_and_the_note(live_server, page):
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
-    sign_in(page, live_server, desk.floor.username)
+    sign_in(page, live_server.url, desk.floor.username)
     open_player(page, live_server.url, desk)
     choose(page, "1.4")
     page.locator(".infraction:has(input[value='1.4']) label[for^=sub-]:has-text('б)')").click()
@@ -266,7 +251,7 @@ def test_a_reload_mid_form_keeps_the_infraction_and_the_note(live_server, page):
 def test_a_session_ended_elsewhere_leads_through_the_sign_in_back_to_the_form(live_server, page):
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
-    sign_in(page, live_server, desk.floor.username)
+    sign_in(page, live_server.url, desk.floor.username)
     open_player(page, live_server.url, desk)
     choose(page, "1.4")
     page.get_by_label("Заметка (необязательно)").fill("подсмотрел карты")
@@ -302,9 +287,7 @@ def test_the_confirmation_the_restored_form_and_the_csrf_page_pass_axe(live_serv
     desk.pair((0, 1), (2, 3))
     desk.issue(0, "1.4", by="floor")
     # axe is added as a script tag, which the app's CSP would refuse; its own checks run above.
-    page = browser.new_context(viewport=TABLET, locale="ru-RU", bypass_csp=True).new_page()
-    page.set_default_timeout(8000)
-    sign_in(page, live_server, desk.floor.username)
+    page = signed_in(browser, live_server.url, desk.floor.username, for_axe=True)
     open_player(page, live_server.url, desk)
     choose(page, "1.4")
     page.get_by_label("Заметка (необязательно)").fill("снова")
@@ -319,7 +302,7 @@ def test_the_confirmation_the_restored_form_and_the_csrf_page_pass_axe(live_serv
     other = page.context.new_page()
     other.goto(f"{live_server.url}/")
     other.get_by_role("button", name="Выйти").click()
-    sign_in(other, live_server, desk.floor.username)
+    sign_in(other, live_server.url, desk.floor.username)
     other.close()
     page.get_by_role("button", name=SUBMIT).click()
     expect(page.get_by_role("heading", name="Страница устарела")).to_be_visible()
@@ -332,7 +315,7 @@ def test_the_confirmation_the_restored_form_and_the_csrf_page_pass_axe(live_serv
 def test_a_link_that_fills_the_form_wins_over_an_unsent_form(live_server, page):
     desk = Desk.create()
     desk.pair((0, 1), (2, 3))
-    sign_in(page, live_server, desk.floor.username)
+    sign_in(page, live_server.url, desk.floor.username)
     open_player(page, live_server.url, desk)
     choose(page, "1.4")
     page.get_by_label("Заметка (необязательно)").fill("начатое")

@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import sign_in
+from tests.browser.helpers import sign_in
 from tests.factories import UserFactory
 from tournaments.models import Match, Tournament
 from tournaments.permissions import make_organiser
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_an_organiser_runs_five_rounds_from_a_csv_list(live_server, page, screenshot, tmp_path):
     make_organiser(UserFactory(username="org"))
-    sign_in(page, live_server, "org")
+    sign_in(page, live_server.url, "org")
 
     page.get_by_role("link", name="Новый турнир").click()
     page.get_by_label("Короткий адрес").fill("cup-32")

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from judging import services as judging_services
-from tests.browser.conftest import sign_in
+from tests.browser.helpers import sign_in
 from tests.factories import Desk
 from tests.tournaments.test_playoff_services import by_seed, play_swiss
 from tournaments import selectors
@@ -32,7 +32,7 @@ def test_24_players_swiss_then_a_top_8_to_a_champion(live_server, page, screensh
     # Found after round 4 ended: the game loss waits for the leader's next match.
     desk.issue(desk.players.index(leader), "1.1", "between_matches")
     slug = desk.tournament.slug
-    sign_in(page, live_server, desk.organiser.username)
+    sign_in(page, live_server.url, desk.organiser.username)
 
     page.goto(f"{live_server.url}/t/{slug}/playoff/")
     page.get_by_label("Плей-офф:", exact=True).select_option(
@@ -96,7 +96,7 @@ def test_24_players_swiss_then_a_top_8_to_a_champion(live_server, page, screensh
     expect(rows.nth(2)).to_contain_text("без призов")
 
     page.context.clear_cookies()
-    sign_in(page, live_server, desk.head.username)
+    sign_in(page, live_server.url, desk.head.username)
     page.goto(f"{live_server.url}/t/{slug}/report/")
     standings = page.locator("#report-final-standings")
     expect(standings.locator("tr").nth(1)).to_contain_text("Чемпион")

@@ -7,7 +7,8 @@ from playwright.sync_api import expect
 
 from judging.models import PenaltyRecord
 from judging.penalties import AppliesTo, Rank
-from tests.browser.conftest import TABLET, axe_violations
+from tests.browser.conftest import axe_violations
+from tests.browser.helpers import signed_in
 from tests.factories import Desk
 from tests.judging.test_record_state_screens import Records
 from tournaments.models import Level
@@ -15,19 +16,6 @@ from tournaments.models import Level
 pytestmark = pytest.mark.django_db(transaction=True)
 
 TELL = "Скажите игроку"
-
-
-def signed_in(browser, base_url, username, *, for_axe=False):
-    # axe is added to the page as a script, which the app's CSP refuses: bypass it for axe only.
-    context = browser.new_context(viewport=TABLET, locale="ru-RU", bypass_csp=for_axe)
-    page = context.new_page()
-    page.set_default_timeout(8000)
-    page.goto(f"{base_url}/login/")
-    page.get_by_label("Логин").fill(username)
-    page.get_by_label("Пароль").fill("desk-pass-123")
-    page.get_by_role("button", name="Войти").click()
-    page.wait_for_url(f"{base_url}/")
-    return page
 
 
 def open_card(page, live_server, records, record):

@@ -4,7 +4,7 @@ round can be paired, and a finished result corrected with a reason so the standi
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import sign_in
+from tests.browser.helpers import sign_in
 from tests.factories import Desk, UserFactory
 from tournaments import services
 from tournaments.models import Match, ResultCorrection, Tournament
@@ -20,7 +20,7 @@ def test_a_deferred_loss_is_entered_game_by_game_and_the_next_round_paired(
     desk.pair((0, 1), (2, 3))
     desk.issue(0, "1.2", deferred=True)  # «Близко к концу»: the next game is lost
     first, second = (p.player.name for p in desk.players[:2])
-    sign_in(page, live_server, desk.organiser.username)
+    sign_in(page, live_server.url, desk.organiser.username)
 
     page.goto(f"{live_server.url}/t/{desk.tournament.slug}/rounds/1/")
     row = page.locator("tr", has_text=first)
@@ -59,7 +59,7 @@ def test_a_correction_changes_the_standings(live_server, page, screenshot):
     desk.pair((0, 1), (2, 3))
     services.enter_result(match=desk.match_of(0), player1_wins=2, player2_wins=0)
     services.enter_result(match=desk.match_of(2), player1_wins=2, player2_wins=1)
-    sign_in(page, live_server, desk.head.username)
+    sign_in(page, live_server.url, desk.head.username)
     loser = desk.players[1].player.name
 
     page.goto(f"{live_server.url}/t/{desk.tournament.slug}/standings/")
@@ -90,7 +90,7 @@ def test_a_correction_changes_the_standings(live_server, page, screenshot):
 def test_the_new_tournament_form_follows_the_level_for_deck_lists(live_server, page):
     user = UserFactory(username="org")
     make_organiser(user)
-    sign_in(page, live_server, "org")
+    sign_in(page, live_server.url, "org")
     page.goto(f"{live_server.url}/t/new/")
     level = page.get_by_label("Уровень строгости правил")
     box = page.get_by_label("Используются дек-листы")

@@ -5,20 +5,8 @@ a player's acknowledgement of an ordinary penalty reaches the report too."""
 from playwright.sync_api import expect
 
 from judging.models import AcknowledgementKind, PenaltyRecord, RecordStatus
-from tests.browser.conftest import TABLET
+from tests.browser.helpers import signed_in
 from tests.factories import Desk
-
-
-def signed_in(browser, base_url, username):
-    context = browser.new_context(viewport=TABLET, locale="ru-RU")
-    page = context.new_page()
-    page.set_default_timeout(8000)
-    page.goto(f"{base_url}/login/")
-    page.get_by_label("Логин").fill(username)
-    page.get_by_label("Пароль").fill("desk-pass-123")
-    page.get_by_role("button", name="Войти").click()
-    page.wait_for_url(f"{base_url}/")
-    return page
 
 
 def record_penalty(page, base_url, desk, name, code):

@@ -17,24 +17,12 @@ from decks import services as deck_services
 from decks.models import DeckCheckPick
 from floor import services as floor_services
 from judging import services as judging_services
-from tests.browser.conftest import TABLET
+from tests.browser.helpers import signed_in
 from tests.factories import Desk, UserFactory
 from tournaments import services as tournament_services
 from tournaments.permissions import make_organiser
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def signed_in(browser, base_url, username, password="desk-pass-123"):
-    context = browser.new_context(viewport=TABLET, locale="ru-RU")
-    page = context.new_page()
-    page.set_default_timeout(8000)
-    page.goto(f"{base_url}/login/")
-    page.get_by_label("Логин").fill(username)
-    page.get_by_label("Пароль").fill(password)
-    page.get_by_role("button", name="Войти").click()
-    page.wait_for_url(f"{base_url}/")
-    return page
 
 
 # How long a live change may take to reach another page: a few milliseconds on a quiet machine;

@@ -7,15 +7,9 @@ from playwright.sync_api import expect
 
 from floor import services
 from floor.models import JudgeCall
-from tests.browser.test_floor import PHONE, signed_in
+from tests.browser.helpers import phone, signed_in
 from tests.factories import Desk
 from tournaments.selectors import standings
-
-
-def phone(browser):
-    page = browser.new_context(viewport=PHONE, locale="ru-RU", is_mobile=True).new_page()
-    page.set_default_timeout(8000)
-    return page
 
 
 def report(page, seat, code, winners):

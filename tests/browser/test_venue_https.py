@@ -17,8 +17,8 @@ from playwright.sync_api import expect
 from config.servers import asgi_server_thread
 from judging.models import PenaltyRecord
 from operations import tls
-from tests.browser.conftest import TABLET
-from tests.browser.test_offline import log_while_cut_off, offline_desk, until
+from tests.browser.helpers import TABLET, until
+from tests.browser.test_offline import log_while_cut_off, offline_desk
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
