@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from core.errors import DomainError
 from core.people import display_name
-from core.row_links import IdLink
+from core.rows import IdLink
 from judging import stacking
 from judging.explanations import explain
 from judging.models import (
@@ -649,7 +649,7 @@ def records_issued_page(
 
 def _mine_rows(values: list[dict[str, Any]], *, tournament: Tournament) -> list[MineRow]:
     """The records as «My penalties» shows them. The link is reversed and «Round N» translated
-    once for the page, not per row (``core.row_links``); the time is the local time of the
+    once for the page, not per row (``core.rows``); the time is the local time of the
     record's issue, as ``|time:"H:i"`` showed it; what the record does now is its state
     (``state_from_values``), worded by ``RecordState``."""
     link = IdLink("judging:record", tournament.slug)
