@@ -394,11 +394,7 @@ def standings(request: DeskRequest, access: Access) -> HttpResponse:
     through_round = parse_query(request, StandingsQueryForm).cleaned_data["round"]
     # The latest standings are computed once per ended match and marked a page at a time;
     # those after an earlier round are computed for the request.
-    rows: Sequence[selectors.StandingRow] = (
-        selectors.standings_table(tournament=access.tournament)
-        if through_round is None
-        else selectors.standings(tournament=access.tournament, through_round=through_round)
-    )
+    rows = selectors.standing_lines(tournament=access.tournament, through_round=through_round)
     page = _page(request, rows, request.GET.get("all") == "1")
     return render(
         request,
