@@ -252,12 +252,13 @@ class StandingsTable(Sequence["StandingRow"]):
             value["pk"]: value
             for value in Registration.objects.filter(
                 pk__in=[standing.registration_id for standing in table]
-            ).values("pk", "status", "prize_eligible", "player__name")
+            ).values("pk", "status", "prize_eligible", "player__name", "player__membership_id")
         }
         return [
             _line(
                 standing,
                 name=registrations[standing.registration_id]["player__name"],
+                membership_id=registrations[standing.registration_id]["player__membership_id"],
                 status=registrations[standing.registration_id]["status"],
                 prize_eligible=registrations[standing.registration_id]["prize_eligible"],
             )
@@ -272,6 +273,8 @@ class StandingLine(TypedDict):
 
     position: int
     name: str
+    # Shown by the judge report, not by the standings page.
+    membership_id: str
     points: int
     # «3–0–1»: wins, draws and losses.
     record: str
@@ -283,10 +286,13 @@ class StandingLine(TypedDict):
     prize_eligible: bool
 
 
-def _line(standing: Standing, *, name: str, status: str, prize_eligible: bool) -> StandingLine:
+def _line(
+    standing: Standing, *, name: str, membership_id: str, status: str, prize_eligible: bool
+) -> StandingLine:
     return StandingLine(
         position=standing.position,
         name=name,
+        membership_id=membership_id,
         points=standing.points,
         record=f"{standing.wins}–{standing.draws}–{standing.losses}",
         opponents_match_win=percent(standing.opponents_match_win),
@@ -311,6 +317,7 @@ def standing_lines(*, tournament: Tournament, through_round: int | None) -> Wind
             _line(
                 row.standing,
                 name=row.registration.player.name,
+                membership_id=row.registration.player.membership_id,
                 status=row.registration.status,
                 prize_eligible=row.prize_eligible,
             )

@@ -35,7 +35,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.selectors import StandingRow
+from tournaments.selectors import StandingLine
 
 # Rows read from the database per round trip: large enough that 20,000 records take ten fetches,
 # small enough that a chunk of decoded rows stays well under a megabyte.
@@ -200,7 +200,7 @@ class Report:
     tournament: Tournament
     event: EventDetails
     staff: list[StaffRow]
-    standings: Sequence[StandingRow]
+    standings: Sequence[StandingLine]
     disqualifications: list[PenaltyRow]
     changes: list[ChangeRow]
     pending_losses: list[PenaltyRow]
@@ -239,7 +239,8 @@ def build_report(*, tournament: Tournament, now: datetime.datetime | None = None
         generated_at=now or timezone.now(),
         event=event_details(tournament=tournament),
         staff=staff_rows(tournament=tournament, counts=counts),
-        standings=tournament_selectors.standings_table(tournament=tournament),
+        # The rows as the report shows them, a page's players read when the page is cut.
+        standings=tournament_selectors.standing_lines(tournament=tournament, through_round=None),
         disqualifications=disqualifications,
         investigations=investigations(record_ids=[row.record_id for row in disqualifications]),
         acknowledgements=acknowledgement_counts(counts=counts),
