@@ -182,6 +182,9 @@ class FindingRow:
     params: dict[str, Any]
     found_at: datetime.datetime | None
     text: str
+    # «14:30» in the event's time zone, as ``|date:"H:i"`` wrote it, written once per row here:
+    # the filter cost 35 µs a cell, on pages of 50 findings (issue 29).
+    found_at_text: str = ""
 
     @property
     def log_query(self) -> str:
@@ -207,7 +210,12 @@ def _row(finding: Finding) -> FindingRow:
         params=finding.params,
         found_at=finding.created_at,
         text=describe(finding.kind, finding.params),
+        found_at_text=clock_text(finding.created_at),
     )
+
+
+def clock_text(moment: datetime.datetime | None) -> str:
+    return "" if moment is None else timezone.localtime(moment).strftime("%H:%M")
 
 
 def missing_since(*, tournament: Tournament, rules: DeckRules | None) -> datetime.datetime | None:
@@ -246,6 +254,7 @@ def _missing_row(
         params={},
         found_at=since,
         text=describe("missing", {}) if text is None else text,
+        found_at_text=clock_text(since),
     )
 
 

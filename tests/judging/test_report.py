@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.timezone import template_localtime
 
+from decks.selectors import clock_text
 from judging import services
 from judging.models import ChangeKind, PenaltyChange, RecordStatus
 from judging.penalties import Rank
@@ -768,3 +769,6 @@ def test_a_rows_moment_is_written_as_the_date_filter_wrote_it(moment):
     # ``|date:"d.m.Y H:i"`` in each cell: the same text, in the same time zone.
     assert moment_text(moment) == date_filter(template_localtime(moment), "d.m.Y H:i")
     assert moment_text(None) == ""
+    # The deck findings' time (``FindingRow.found_at_text``), as ``|date:"H:i"`` wrote it.
+    assert clock_text(moment) == date_filter(template_localtime(moment), "H:i")
+    assert clock_text(None) == ""
