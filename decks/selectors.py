@@ -4,7 +4,7 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, TypedDict
 from urllib.parse import urlencode
 
 from django.contrib.auth.models import User
@@ -40,8 +40,7 @@ from decks.parsing import (
 )
 from decks.rules import FindingData, RuleSet, check_text
 from judging.models import PenaltyRecord
-from judging.record_state import STATE_FIELDS
-from judging.selectors import STATE_RELATED
+from judging.record_state import STATE_VALUES, state_from_values
 from tournaments.models import Match, Registration, RegistrationStatus, Round, Tournament
 
 RULE_FIELDS = (
@@ -489,26 +488,60 @@ def checked_counts(*, tournament: Tournament) -> dict[int, int]:
     return counts
 
 
-def deck_penalties(*, tournament: Tournament) -> Window[PenaltyRecord]:
+class DeckPenaltyRow(TypedDict):
+    """A penalty for a deck problem as the report's deck section shows it, in words: a dict,
+    which a template reads without a failed attribute lookup (issue 29)."""
+
+    pk: int
+    player: str
+    code: str
+    sub_item: str
+    # What the record does now, as its state words it (``RecordState``).
+    penalty: str
+    loss: str
+    status: str
+    note: str
+
+
+DECK_PENALTY_VALUES = (
+    "id",
+    "sub_item",
+    "note",
+    "registration__player__name",
+    "infraction__code",
+    *STATE_VALUES,
+)
+
+
+def deck_penalties(*, tournament: Tournament) -> Window[DeckPenaltyRow]:
     """Penalties for deck problems (the guideline's section 1), in the order they were issued,
-    read a page at a time."""
+    read a page at a time as the values a row shows (no model instances, no infraction's texts);
+    what each does now is its state (``state_from_values``)."""
     records = (
         PenaltyRecord.objects.filter(tournament=tournament, infraction__code__startswith="1.")
-        .select_related("registration__player", "infraction", *STATE_RELATED)
-        # What the report's rows show of the joined rows, and no more: an infraction's texts and
-        # examples are not decoded for every row.
-        .only(
-            "sub_item",
-            "note",
-            *STATE_FIELDS,
-            "registration__player__name",
-            "infraction__code",
-            "served_game__number",
-            "served_match__round__number",
-        )
         .order_by("issued_at", "id")
+        .values(*DECK_PENALTY_VALUES)
     )
-    return Window(count=records.count, rows=lambda start, stop: list(records[start:stop]))
+
+    def rows(start: int, stop: int) -> list[DeckPenaltyRow]:
+        found = []
+        for value in records[start:stop]:
+            state = state_from_values(value)
+            found.append(
+                DeckPenaltyRow(
+                    pk=value["id"],
+                    player=value["registration__player__name"],
+                    code=value["infraction__code"],
+                    sub_item=value["sub_item"],
+                    penalty=state.rank_name,
+                    loss=state.loss_text,
+                    status=state.status_label,
+                    note=value["note"],
+                )
+            )
+        return found
+
+    return Window(count=records.count, rows=rows)
 
 
 @dataclass(frozen=True)
