@@ -4,7 +4,7 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, TypedDict
 from urllib.parse import urlencode
 
 from django.contrib.auth.models import User
@@ -40,8 +40,7 @@ from decks.parsing import (
 )
 from decks.rules import FindingData, RuleSet, check_text
 from judging.models import PenaltyRecord
-from judging.record_state import STATE_FIELDS
-from judging.selectors import STATE_RELATED
+from judging.record_state import STATE_VALUES, state_from_values
 from tournaments.models import Match, Registration, RegistrationStatus, Round, Tournament
 
 RULE_FIELDS = (
@@ -182,6 +181,9 @@ class FindingRow:
     params: dict[str, Any]
     found_at: datetime.datetime | None
     text: str
+    # «14:30» in the event's time zone, as ``|date:"H:i"`` wrote it, written once per row here:
+    # the filter cost 35 µs a cell, on pages of 50 findings (issue 29).
+    found_at_text: str = ""
 
     @property
     def log_query(self) -> str:
@@ -207,7 +209,12 @@ def _row(finding: Finding) -> FindingRow:
         params=finding.params,
         found_at=finding.created_at,
         text=describe(finding.kind, finding.params),
+        found_at_text=clock_text(finding.created_at),
     )
+
+
+def clock_text(moment: datetime.datetime | None) -> str:
+    return "" if moment is None else timezone.localtime(moment).strftime("%H:%M")
 
 
 def missing_since(*, tournament: Tournament, rules: DeckRules | None) -> datetime.datetime | None:
@@ -222,16 +229,22 @@ def missing_since(*, tournament: Tournament, rules: DeckRules | None) -> datetim
 
 
 def _without_list(*, tournament: Tournament) -> QuerySet[Registration]:
-    """The playing (not dropped) players without a list, by name."""
+    """The playing (not dropped) players without a list, by name: by their sort name, as every
+    list of the players is (``tournaments.name_order``), so that a page of them is read from the
+    index on (tournament, sort name, id) rather than sorted from the whole event's players (the
+    report's first page: 3.9 ms at 10,000 by the players' names, 1.1 ms by the index)."""
     return (
         Registration.objects.filter(tournament=tournament, decklist__isnull=True)
         .exclude(status=RegistrationStatus.DROPPED)
         .select_related("player")
-        .order_by("player__name", "pk")
+        .order_by("sort_name", "pk")
     )
 
 
-def _missing_row(registration: Registration, since: datetime.datetime) -> FindingRow:
+def _missing_row(
+    registration: Registration, since: datetime.datetime, text: str | None = None
+) -> FindingRow:
+    """A missing list's finding; ``text`` its words, worded once by a caller with many rows."""
     return FindingRow(
         registration=registration,
         code="1.1",
@@ -239,7 +252,8 @@ def _missing_row(registration: Registration, since: datetime.datetime) -> Findin
         kind="missing",
         params={},
         found_at=since,
-        text=describe("missing", {}),
+        text=describe("missing", {}) if text is None else text,
+        found_at_text=clock_text(since),
     )
 
 
@@ -261,7 +275,8 @@ def missing_lists(
     without = _without_list(tournament=tournament)
     if registration is not None:
         without = without.filter(pk=registration.pk)
-    return [_missing_row(r, since) for r in without]
+    text = describe("missing", {})
+    return [_missing_row(r, since, text) for r in without]
 
 
 def missing_count(*, tournament: Tournament) -> int:
@@ -312,7 +327,11 @@ def finding_rows(*, tournament: Tournament) -> Window[FindingRow]:
         first, last = saved_at(start), saved_at(stop)
         found = [_row(f) for f in saved[first:last]] if first < last else []
         low, high = missing_at(start), missing_at(stop)
-        absent = [_missing_row(r, since) for r in without[low:high]] if since and low < high else []
+        absent = []
+        if since and low < high:
+            # Every missing list says the same: worded once for the page, not for each row.
+            text = describe("missing", {})
+            absent = [_missing_row(r, since, text) for r in without[low:high]]
         before = max(0, min(newer, last) - first)
         return found[:before] + absent + found[before:]
 
@@ -469,26 +488,60 @@ def checked_counts(*, tournament: Tournament) -> dict[int, int]:
     return counts
 
 
-def deck_penalties(*, tournament: Tournament) -> Window[PenaltyRecord]:
+class DeckPenaltyRow(TypedDict):
+    """A penalty for a deck problem as the report's deck section shows it, in words: a dict,
+    which a template reads without a failed attribute lookup (issue 29)."""
+
+    pk: int
+    player: str
+    code: str
+    sub_item: str
+    # What the record does now, as its state words it (``RecordState``).
+    penalty: str
+    loss: str
+    status: str
+    note: str
+
+
+DECK_PENALTY_VALUES = (
+    "id",
+    "sub_item",
+    "note",
+    "registration__player__name",
+    "infraction__code",
+    *STATE_VALUES,
+)
+
+
+def deck_penalties(*, tournament: Tournament) -> Window[DeckPenaltyRow]:
     """Penalties for deck problems (the guideline's section 1), in the order they were issued,
-    read a page at a time."""
+    read a page at a time as the values a row shows (no model instances, no infraction's texts);
+    what each does now is its state (``state_from_values``)."""
     records = (
         PenaltyRecord.objects.filter(tournament=tournament, infraction__code__startswith="1.")
-        .select_related("registration__player", "infraction", *STATE_RELATED)
-        # What the report's rows show of the joined rows, and no more: an infraction's texts and
-        # examples are not decoded for every row.
-        .only(
-            "sub_item",
-            "note",
-            *STATE_FIELDS,
-            "registration__player__name",
-            "infraction__code",
-            "served_game__number",
-            "served_match__round__number",
-        )
         .order_by("issued_at", "id")
+        .values(*DECK_PENALTY_VALUES)
     )
-    return Window(count=records.count, rows=lambda start, stop: list(records[start:stop]))
+
+    def rows(start: int, stop: int) -> list[DeckPenaltyRow]:
+        found = []
+        for value in records[start:stop]:
+            state = state_from_values(value)
+            found.append(
+                DeckPenaltyRow(
+                    pk=value["id"],
+                    player=value["registration__player__name"],
+                    code=value["infraction__code"],
+                    sub_item=value["sub_item"],
+                    penalty=state.rank_name,
+                    loss=state.loss_text,
+                    status=state.status_label,
+                    note=value["note"],
+                )
+            )
+        return found
+
+    return Window(count=records.count, rows=rows)
 
 
 @dataclass(frozen=True)

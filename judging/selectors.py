@@ -2,7 +2,7 @@
 
 import datetime
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -13,10 +13,12 @@ from django.db.models import (
     QuerySet,
     Subquery,
 )
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
 from core.people import display_name
+from core.rows import IdLink
 from judging import stacking
 from judging.explanations import explain
 from judging.models import (
@@ -543,14 +545,42 @@ def _glance_rows(latest: Round | None, ids: list[int]) -> list[PlayerAtGlance]:
     ]
 
 
-def records_issued_by(*, tournament: Tournament, user: User) -> QuerySet[PenaltyRecord]:
+def records_issued_by(*, tournament: Tournament, user: User) -> QuerySet[PenaltyRecord, Any]:
     """The judge's records in the tournament, newest first (an index on the tournament, the
-    judge and the id: a page reads its own rows only)."""
+    judge and the id: a page reads its own rows only), as the columns a row of «My penalties»
+    shows and its state reads (``MINE_VALUES``): plain values, no model instances (five per row
+    with the rows joined), and no infraction's texts, explanation or note (issue 29)."""
     return (
         PenaltyRecord.objects.filter(tournament=tournament, issued_by=user)
-        .select_related("registration__player", "infraction", "round", *STATE_RELATED)
         .order_by("-id")
+        .values(*MINE_VALUES)
     )
+
+
+MINE_VALUES = (
+    "id",
+    "issued_at",
+    "round__number",
+    "registration__player__name",
+    "infraction__code",
+    *STATE_VALUES,
+)
+
+
+class MineRow(TypedDict):
+    """A row of «My penalties», in words: a dict, which a template reads without a failed
+    attribute lookup, made once per row in Python rather than by tags per row (issue 29)."""
+
+    pk: int
+    url: str
+    round: str
+    player: str
+    infraction: str
+    rank_key: str
+    rank_name: str
+    # The record's status and its loss now, as its state words them (``RecordState``).
+    status: str
+    issued_at: str
 
 
 @dataclass(frozen=True)
@@ -558,17 +588,17 @@ class RecordPage:
     """One page of a judge's records, newest first, with whether newer and older ones exist.
     Its neighbours are reached from its own first and last records, never by counting."""
 
-    records: list[PenaltyRecord]
+    records: list[MineRow]
     has_newer: bool
     has_older: bool
 
     @property
     def newest(self) -> int | None:
-        return self.records[0].pk if self.records else None
+        return self.records[0]["pk"] if self.records else None
 
     @property
     def oldest(self) -> int | None:
-        return self.records[-1].pk if self.records else None
+        return self.records[-1]["pk"] if self.records else None
 
 
 def records_issued_page(
@@ -583,27 +613,61 @@ def records_issued_page(
     than ``newer_than``); the newest page without either, or when the other side of the cursor
     has less than a page (a cursor made up or a list that changed shows a full page)."""
     records = records_issued_by(tournament=tournament, user=user)
+
+    def page(values: list[dict[str, Any]], *, has_newer: bool, has_older: bool) -> RecordPage:
+        return RecordPage(
+            records=_mine_rows(values, tournament=tournament),
+            has_newer=has_newer,
+            has_older=has_older,
+        )
+
     if newer_than is not None and older_than is None:
         newer = list(records.filter(pk__gt=newer_than).order_by("id")[: page_size + 1])
         if len(newer) >= page_size:
-            page = newer[:page_size][::-1]
-            return RecordPage(
-                records=page,
+            found = newer[:page_size][::-1]
+            return page(
+                found,
                 has_newer=len(newer) > page_size,
-                has_older=records.filter(pk__lt=page[-1].pk).exists(),
+                has_older=records.filter(pk__lt=found[-1]["id"]).exists(),
             )
     elif older_than is not None:
         older = list(records.filter(pk__lt=older_than)[: page_size + 1])
         if older:
-            return RecordPage(
-                records=older[:page_size],
-                has_newer=records.filter(pk__gt=older[0].pk).exists(),
+            return page(
+                older[:page_size],
+                has_newer=records.filter(pk__gt=older[0]["id"]).exists(),
                 has_older=len(older) > page_size,
             )
     newest = list(records[: page_size + 1])
-    return RecordPage(
-        records=newest[:page_size], has_newer=False, has_older=len(newest) > page_size
-    )
+    return page(newest[:page_size], has_newer=False, has_older=len(newest) > page_size)
+
+
+def _mine_rows(values: list[dict[str, Any]], *, tournament: Tournament) -> list[MineRow]:
+    """The records as «My penalties» shows them. The link is reversed and «Round N» translated
+    once for the page, not per row (``core.rows``); the time is the local time of the
+    record's issue, as ``|time:"H:i"`` showed it; what the record does now is its state
+    (``state_from_values``), worded by ``RecordState``."""
+    link = IdLink("judging:record", tournament.slug)
+    round_label = _("Round %(n)s")
+    rows: list[MineRow] = []
+    for value in values:
+        state = state_from_values(value)
+        loss = state.loss_text
+        number = value["round__number"]
+        rows.append(
+            MineRow(
+                pk=value["id"],
+                url=link(value["id"]),
+                round="" if number is None else round_label % {"n": number},
+                player=value["registration__player__name"],
+                infraction=value["infraction__code"] or "",
+                rank_key=state.rank_key,
+                rank_name=state.rank_name,
+                status=f"{state.status_label} · {loss}" if loss else state.status_label,
+                issued_at=timezone.localtime(value["issued_at"]).strftime("%H:%M"),
+            )
+        )
+    return rows
 
 
 def record_for_card(*, tournament: Tournament, record_id: int) -> PenaltyRecord | None:

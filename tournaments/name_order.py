@@ -9,8 +9,9 @@ names no registration of the tournament (a link typed by hand, a player since re
 first page and says so.
 """
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import QuerySet
 from django.http import QueryDict
@@ -63,15 +64,16 @@ class NamePage[T]:
         return len(self.rows)
 
 
-def page_in_name_order(
-    registrations: QuerySet[Registration],
+def page_in_name_order[R: Registration | Mapping[str, Any]](
+    registrations: QuerySet[Registration, R],
     *,
     tournament: Tournament,
     cursor: NameCursor,
     size: int,
-) -> NamePage[Registration]:
+) -> NamePage[R]:
     """The page of ``registrations`` (the tournament's, perhaps filtered) that ``cursor`` asks
-    for, ``size`` rows at most, in order of sort name and id."""
+    for, ``size`` rows at most, in order of sort name and id: registrations, or their values
+    (``.values("pk", ...)``: a list of 100 rows needs no model instances)."""
     key: tuple[str, int] | None = None
     named = cursor.after if cursor.after is not None else cursor.before
     if named is not None:
@@ -102,29 +104,35 @@ def page_in_name_order(
     return _first(registrations, size)
 
 
-def _first(
-    registrations: QuerySet[Registration], size: int, *, lost: bool = False
-) -> NamePage[Registration]:
+def _first[R: Registration | Mapping[str, Any]](
+    registrations: QuerySet[Registration, R], size: int, *, lost: bool = False
+) -> NamePage[R]:
     rows = list(registrations.order_by("sort_name", "pk")[: size + 1])
     return _page(rows[:size], has_previous=False, has_next=len(rows) > size, lost=lost)
 
 
-def _last(registrations: QuerySet[Registration], size: int) -> NamePage[Registration]:
+def _last[R: Registration | Mapping[str, Any]](
+    registrations: QuerySet[Registration, R], size: int
+) -> NamePage[R]:
     rows = list(registrations.order_by("-sort_name", "-pk")[: size + 1])
     return _page(rows[:size][::-1], has_previous=len(rows) > size, has_next=False)
 
 
-def _page(
-    rows: list[Registration], *, has_previous: bool, has_next: bool, lost: bool = False
-) -> NamePage[Registration]:
+def _page[R: Registration | Mapping[str, Any]](
+    rows: list[R], *, has_previous: bool, has_next: bool, lost: bool = False
+) -> NamePage[R]:
     return NamePage(
         rows=rows,
         has_previous=has_previous,
         has_next=has_next,
-        first_key=rows[0].pk if rows else None,
-        last_key=rows[-1].pk if rows else None,
+        first_key=_key(rows[0]) if rows else None,
+        last_key=_key(rows[-1]) if rows else None,
         lost=lost,
     )
+
+
+def _key(row: Registration | Mapping[str, Any]) -> int:
+    return row.pk if isinstance(row, Registration) else row["pk"]
 
 
 def mapped[T, U](page: NamePage[T], rows: Callable[[list[T]], list[U]]) -> NamePage[U]:

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from core.errors import DomainError
 from core.http import DeskRequest, answer_done, answer_refused, message_refusal
 from core.inputs import parse_query
+from core.rows import csrf_field
 from tournaments import match_history, selectors, services
 from tournaments.access import CORRECTORS, RESULT_KEEPERS, Access, staff_view
 from tournaments.forms import CorrectionForm, GameForm, ResultForm, StandingsQueryForm, SwapForm
@@ -142,8 +143,34 @@ def round_detail(request: DeskRequest, access: Access, number: int) -> HttpRespo
         "error": "",
         "games_one_by_one": False,
         "notice": "",
+        **_row_context(request, access),
     }
     return render(request, "tournaments/round_detail.html", context)
+
+
+def _row_context(request: DeskRequest, access: Access) -> dict[str, object]:
+    """What every match row repeats, made once for the page (or the row answering a result):
+    its form's CSRF field, its inputs' bounds and its words. A tag or a property per row cost
+    5–8 µs each, 2 ms of a 50-row page (issue 29)."""
+    tournament = access.tournament
+    return {
+        "csrf_field": csrf_field(request),
+        "wins_needed": tournament.wins_needed,
+        "best_of": tournament.best_of,
+        "words": {
+            "bye": _("bye"),
+            "save": _("Save"),
+            "draws": _("draws"),
+            "game_by_game": _("Game by game"),
+            "in_progress": _("in progress"),
+            # An ended match links to its games, and to their correction for those who correct.
+            "games": (
+                _("Games, correction")
+                if access.is_organiser or access.is_head_judge
+                else _("Games")
+            ),
+        },
+    }
 
 
 PAGE_SIZE = 100
@@ -165,7 +192,11 @@ def _page[T](
 @staff_view(*RESULT_KEEPERS)
 def match_result(request: DeskRequest, access: Access, match_id: int) -> HttpResponse:
     match = get_object_or_404(
-        Match.objects.select_related("round"), pk=match_id, round__tournament=access.tournament
+        # The tournament with the round: the row answering the result links to its match by the
+        # tournament's slug.
+        Match.objects.select_related("round__tournament"),
+        pk=match_id,
+        round__tournament=access.tournament,
     )
     url = reverse("tournaments:round", args=[access.tournament.slug, match.round.number])
     form = ResultForm(request.POST)
@@ -226,6 +257,7 @@ def _match_row(
             "error": error.message if error else "",
             "games_one_by_one": bool(error and error.code == "enter_games_one_by_one"),
             "notice": notice,
+            **_row_context(request, access),
         },
     )
 
@@ -362,11 +394,7 @@ def standings(request: DeskRequest, access: Access) -> HttpResponse:
     through_round = parse_query(request, StandingsQueryForm).cleaned_data["round"]
     # The latest standings are computed once per ended match and marked a page at a time;
     # those after an earlier round are computed for the request.
-    rows: Sequence[selectors.StandingRow] = (
-        selectors.standings_table(tournament=access.tournament)
-        if through_round is None
-        else selectors.standings(tournament=access.tournament, through_round=through_round)
-    )
+    rows = selectors.standing_lines(tournament=access.tournament, through_round=through_round)
     page = _page(request, rows, request.GET.get("all") == "1")
     return render(
         request,

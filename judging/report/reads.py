@@ -35,7 +35,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.selectors import StandingRow
+from tournaments.selectors import StandingLine
 
 # Rows read from the database per round trip: large enough that 20,000 records take ten fetches,
 # small enough that a chunk of decoded rows stays well under a megabyte.
@@ -95,6 +95,9 @@ class PenaltyRow:
     explanation: str
     judge: str
     issued_at: datetime.datetime
+    # «05.12.2026 14:30» in the event's time zone, as ``|date:"d.m.Y H:i"`` wrote it: written once
+    # per row here, where the filter cost 35 µs a cell (1.7 ms of a 50-row page; issue 29).
+    issued_at_text: str
     note: str
     # What a pending loss waits for ("" when the loss does not wait); ``loss`` says it in full.
     takes: str
@@ -103,6 +106,7 @@ class PenaltyRow:
     # The player's answer on the judge's tablet: "" when none was recorded.
     acknowledgement: str = ""
     acknowledged_at: datetime.datetime | None = None
+    acknowledged_at_text: str = ""
 
     @property
     def loses_prize(self) -> bool:
@@ -200,7 +204,7 @@ class Report:
     tournament: Tournament
     event: EventDetails
     staff: list[StaffRow]
-    standings: Sequence[StandingRow]
+    standings: Sequence[StandingLine]
     disqualifications: list[PenaltyRow]
     changes: list[ChangeRow]
     pending_losses: list[PenaltyRow]
@@ -239,7 +243,8 @@ def build_report(*, tournament: Tournament, now: datetime.datetime | None = None
         generated_at=now or timezone.now(),
         event=event_details(tournament=tournament),
         staff=staff_rows(tournament=tournament, counts=counts),
-        standings=tournament_selectors.standings_table(tournament=tournament),
+        # The rows as the report shows them, a page's players read when the page is cut.
+        standings=tournament_selectors.standing_lines(tournament=tournament, through_round=None),
         disqualifications=disqualifications,
         investigations=investigations(record_ids=[row.record_id for row in disqualifications]),
         acknowledgements=acknowledgement_counts(counts=counts),
@@ -469,13 +474,21 @@ def penalty_rows(
             )
             or automatic,
             issued_at=value["issued_at"],
+            issued_at_text=moment_text(value["issued_at"]),
             note=value["note"],
             takes=state.waits_for,
             loss=state.loss_text,
             suspension_ends=value["membership_suspension__ends_on"],
             acknowledgement=answers.get(value["acknowledgement__kind"], ""),
             acknowledged_at=value["acknowledgement__at"],
+            acknowledged_at_text=moment_text(value["acknowledgement__at"]),
         )
+
+
+def moment_text(value: datetime.datetime | None) -> str:
+    """A moment as the report's rows write it, «05.12.2026 14:30» in the current time zone; ""
+    for none."""
+    return "" if value is None else timezone.localtime(value).strftime("%d.%m.%Y %H:%M")
 
 
 # Changes the report lists with their reasons; confirmations and the floor judges' requests to

@@ -37,7 +37,7 @@ def own(desk: Desk) -> list[int]:
 
 def page(desk: Desk, **cursor: int | None) -> tuple[list[int], bool, bool]:
     found = records_issued_page(tournament=desk.tournament, user=desk.floor, page_size=3, **cursor)
-    return [record.pk for record in found.records], found.has_newer, found.has_older
+    return [record["pk"] for record in found.records], found.has_newer, found.has_older
 
 
 def test_the_older_links_walk_every_record_once_newest_first_and_the_newer_links_walk_back():

@@ -25,13 +25,30 @@ def rows(standings):
     }
 
 
+def report_rows(desk, lines):
+    """The report's standings (rows as the page shows them, ``StandingLine``) as ``rows``."""
+    registration = {player.player.name: player.pk for player in desk.players}
+    result = {}
+    for line in lines:
+        wins, _draws, losses = (int(n) for n in line["record"].split("–"))
+        result[registration[line["name"]]] = (
+            line["points"],
+            wins,
+            losses,
+            line["disqualified"],
+            line["dropped"],
+            line["prize_eligible"],
+        )
+    return result
+
+
 def follow(desk, expected_points):
     """The cache, the report and its export agree with a fresh computation, and the points are
     the ones expected (listed by player index)."""
     tournament = desk.tournament
     fresh = rows(selectors.standings(tournament=tournament))
     cached = rows(selectors.standings_table(tournament=tournament))
-    reported = rows(build_report(tournament=tournament).standings)
+    reported = report_rows(desk, build_report(tournament=tournament).standings)
     table = exported_standings(tournament=tournament)
     points_column = [column.header for column in table.columns].index("Очки")
     name_column = [column.header for column in table.columns].index("Игрок")

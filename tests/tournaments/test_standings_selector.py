@@ -1,12 +1,15 @@
 """The standings selector over a tournament played through the real services."""
 
+import re
 from fractions import Fraction as F
 
+from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import Desk
 from tournaments import selectors, services
 from tournaments.models import Match, Registration, RegistrationStatus
+from tournaments.templatetags.desk import percent
 
 
 def win_match(desk, player):
@@ -152,3 +155,45 @@ def test_the_query_count_does_not_grow_with_rounds_or_players(db, django_assert_
     assert [row.standing for row in through_one] == [row.standing for row in after_one]
     assert after_three[0].registration == desk.players[0]
     assert after_three[0].standing.points == 9
+
+
+def test_the_standings_page_shows_each_row_of_the_selector(client, db):
+    """The page writes each row's numbers once in Python (``standing_lines``): the same cells,
+    marks and percentages as the selector's rows, for the latest standings and after a round."""
+    desk = Desk.create(players=5, uses_decklists=False)
+    play_two_rounds_and_start_a_third(desk)
+    client.force_login(desk.organiser)
+    url = reverse("tournaments:standings", args=[desk.tournament.slug])
+
+    for query, through_round in (({}, None), ({"round": 1}, 1)):
+        html = client.get(url, query).content.decode()
+        shown = [
+            re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row)).strip()
+            for row in re.findall(r"<tr(?: class=\"disqualified\")?>(.*?)</tr>", html, re.S)[1:]
+        ]
+        expected = []
+        for row in selectors.standings(tournament=desk.tournament, through_round=through_round):
+            s = row.standing
+            marks = [
+                mark
+                for mark, shows in (
+                    ("дисквалифицирован", row.disqualified),
+                    ("выбыл", row.dropped),
+                    ("без призов", not row.prize_eligible),
+                )
+                if shows
+            ]
+            cells = [
+                str(s.position),
+                row.registration.player.name,
+                str(s.points),
+                f"{s.wins}–{s.draws}–{s.losses}",
+                percent(s.opponents_match_win),
+                percent(s.game_win),
+                percent(s.opponents_game_win),
+                *marks,
+            ]
+            expected.append(" ".join(cells))
+        assert shown == expected
+        assert any("дисквалифицирован" in row for row in shown)
+        assert any("выбыл" in row for row in shown)
