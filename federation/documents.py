@@ -210,7 +210,7 @@ def _rounds(tournament: Tournament) -> list[dict[str, Any]]:
         )
     corrections: defaultdict[int, list[dict[str, Any]]] = defaultdict(list)
     for correction in (
-        ResultCorrection.objects.filter(match__round__tournament=tournament)
+        ResultCorrection.objects.filter(round__tournament=tournament)
         .select_related("corrected_by")
         .order_by("match", "corrected_at", "pk")
     ):

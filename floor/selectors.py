@@ -554,7 +554,8 @@ def public_pages(*, tournament: Tournament) -> PublicPages | None:
 
 def report_extensions(*, tournament: Tournament) -> list[TimeExtension]:
     return list(
-        TimeExtension.objects.filter(match__round__tournament=tournament)
+        # By the extensions' own round (a few rows per round), not through the event's matches.
+        TimeExtension.objects.filter(round__tournament=tournament)
         .select_related("match__round", "match__player1__player", "match__player2__player")
         .select_related("given_by")
         .order_by("match__round__number", "match__table", "given_at", "id")

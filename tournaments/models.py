@@ -569,6 +569,9 @@ class ResultCorrection(models.Model):
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="corrections")
+    # The match's round, kept beside it (as a time extension keeps it): the report finds the
+    # event's few corrections through its rounds, without walking its thousands of matches.
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
     corrected_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )

@@ -835,7 +835,7 @@ def match_detail(*, match_id: int) -> Match:
 def result_corrections(*, tournament: Tournament) -> list[ResultCorrection]:
     """Every result correction of the tournament, in the order they were made (for the report)."""
     return list(
-        ResultCorrection.objects.filter(match__round__tournament=tournament)
+        ResultCorrection.objects.filter(round__tournament=tournament)
         .select_related(
             "match__round", "match__player1__player", "match__player2__player", "corrected_by"
         )

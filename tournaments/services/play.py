@@ -445,6 +445,7 @@ def correct_result(
         )
         correction = ResultCorrection.objects.create(
             match=match,
+            round_id=match.round_id,
             corrected_by=corrected_by,
             reason=reason,
             before_player1_wins=before[0],
