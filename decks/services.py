@@ -246,15 +246,19 @@ def run_recheck(*, run_id: int) -> int:
         DeckList.objects.filter(tournament=tournament).order_by("pk").values_list("pk", flat=True)
     )
     new_pool = rules.pool_id if run.rewrite_lines else None
+    # SQLite points the lines at the new pool's cards from this map; PostgreSQL finds each card
+    # by its key in the statement itself (``_point_lines_at_pool``) and needs no map.
     cards_by_key = (
         dict(Card.objects.filter(pool_id=new_pool).order_by().values_list("key", "pk"))
-        if new_pool is not None
+        if new_pool is not None and connection.vendor != "postgresql"
         else {}
     )
     checked = 0
     for start in range(0, len(ids), RECHECK_STEP):
         if RecheckRun.objects.filter(tournament=tournament, pk__gt=run.pk).exists():
-            break
+            # The newer run takes this one's work over (``_new_recheck_run``).
+            RecheckRun.objects.filter(pk=run.pk).update(finished_at=timezone.now())
+            return checked
         step = ids[start : start + RECHECK_STEP]
         step_checked, wrote = _recheck_step(
             step,
@@ -268,7 +272,12 @@ def run_recheck(*, run_id: int) -> int:
         checked += step_checked
         if wrote and new_pool is not None and connection.vendor == "sqlite":
             time.sleep(PAUSE_AFTER_WRITING)
-    RecheckRun.objects.filter(pk=run.pk).update(finished_at=timezone.now())
+    # Every list was checked: this run ends, and with it every older one of the tournament that
+    # never did (a worker stopped mid-run), whose work this run has done; an unfinished pool
+    # change left behind would make every later re-check rewrite the lines again.
+    RecheckRun.objects.filter(
+        tournament=tournament, pk__lte=run.pk, finished_at__isnull=True
+    ).update(finished_at=timezone.now())
     return checked
 
 

@@ -193,9 +193,9 @@ def _standings_version(tournament: Tournament) -> tuple[object, ...]:
     matches = Match.objects.filter(round__tournament=tournament, ended_at__isnull=False).aggregate(
         ended=Count("ended_at"), last_end=Max("ended_at")
     )
-    corrected = Match.objects.filter(pk=OuterRef("match_id"), round__tournament=tournament)
+    # Through the corrections' own round (tournaments 0012), not the event's matches.
     last_correction = (
-        ResultCorrection.objects.filter(Exists(corrected))
+        ResultCorrection.objects.filter(round__tournament=tournament)
         .order_by("-pk")
         .values_list("pk", flat=True)
         .first()

@@ -376,3 +376,18 @@ def test_a_finished_pool_recheck_leaves_the_next_rules_recheck_alone(desk):
     assert not services.request_recheck(
         tournament=desk.tournament, rewrite_lines=False
     ).rewrite_lines
+
+
+def test_a_pool_recheck_left_unfinished_is_finished_by_the_next_run_that_completes(desk):
+    """A worker stopped mid-run leaves its pool change unfinished: the next run takes it over
+    and, having checked every list, ends it too, so later rules-only runs stay light."""
+    save(desk, 0, correct_list())
+    stale = RecheckRun.objects.create(tournament=desk.tournament, total=1, rewrite_lines=True)
+    taking_over = services.request_recheck(tournament=desk.tournament, rewrite_lines=False)
+    assert taking_over.rewrite_lines
+    assert services.run_recheck(run_id=taking_over.pk) == 1
+
+    stale.refresh_from_db()
+    assert stale.finished_at is not None
+    later = services.request_recheck(tournament=desk.tournament, rewrite_lines=False)
+    assert not later.rewrite_lines
