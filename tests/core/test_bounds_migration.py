@@ -4,9 +4,9 @@ cleared by the migrations that add the constraints, so no page meets it afterwar
 import datetime
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
+
+from tests.schema import migrate_to, migrate_to_newest
 
 BEFORE = [
     ("tournaments", "0005_job_progress_of_long_work"),
@@ -15,16 +15,9 @@ BEFORE = [
 AFTER = [("tournaments", "0006_tournament_date_in_range"), ("decks", "0003_deck_deadline_in_range")]
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.mark.django_db(transaction=True)
 def test_impossible_days_and_deadlines_saved_earlier_are_moved_or_cleared():
-    old = _migrate(BEFORE)
+    old = migrate_to(BEFORE)
     Tournament = old.get_model("tournaments", "Tournament")
     DeckRules = old.get_model("decks", "DeckRules")
     DeckFormat = old.get_model("decks", "DeckFormat")
@@ -58,7 +51,7 @@ def test_impossible_days_and_deadlines_saved_earlier_are_moved_or_cleared():
             deadline=datetime.datetime(2026, 12, 4, 17, tzinfo=datetime.UTC),
         )
 
-        new = _migrate(AFTER)
+        new = migrate_to(AFTER)
         Tournament = new.get_model("tournaments", "Tournament")
         DeckRules = new.get_model("decks", "DeckRules")
         slipped_now = Tournament.objects.get(slug="slipped")
@@ -71,5 +64,4 @@ def test_impossible_days_and_deadlines_saved_earlier_are_moved_or_cleared():
         )
     finally:
         # Every later test needs the whole schema: back to the newest migration of every app.
-        executor = MigrationExecutor(connection)
-        _migrate(executor.loader.graph.leaf_nodes())
+        migrate_to_newest()

@@ -3,21 +3,13 @@
 import uuid
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from floor.models import TimeExtension
 from tests.factories import Desk
+from tests.schema import migrate_to, migrate_to_newest
 from tournaments import services as tournament_services
 
 BEFORE = [("floor", "0002_self_reported_results_and_check_in")]
-
-
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True)
@@ -32,7 +24,7 @@ def test_extensions_given_earlier_take_their_matchs_round():
     desk.pair((0, 2), (1, 3))
     second = desk.match_of(0)
     try:
-        old = _migrate(BEFORE)
+        old = migrate_to(BEFORE)
         OldExtension = old.get_model("floor", "TimeExtension")
         for match in (first, second):
             OldExtension.objects.create(
@@ -42,10 +34,10 @@ def test_extensions_given_earlier_take_their_matchs_round():
                 given_by_id=desk.floor.pk,
                 client_key=uuid.uuid4(),
             )
-        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_to_newest()
         rounds = dict(TimeExtension.objects.values_list("match_id", "round_id"))
         assert rounds == {first.pk: first.round_id, second.pk: second.round_id}
         assert first.round_id != second.round_id
     finally:
         # Every later test needs the whole schema: back to the newest migration of every app.
-        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_to_newest()

@@ -1,21 +1,13 @@
 """Corrections made before they kept their round (tournaments 0012) take their match's round."""
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from tests.factories import Desk
+from tests.schema import migrate_to, migrate_to_newest
 from tournaments import services as tournament_services
 from tournaments.models import ResultCorrection
 
 BEFORE = [("tournaments", "0011_index_matches_playing_and_ended_by_table")]
-
-
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True)
@@ -31,7 +23,7 @@ def test_corrections_made_earlier_take_their_matchs_round():
     second = desk.match_of(0)
     tournament_services.enter_result(match=second, player1_wins=2, player2_wins=1)
     try:
-        old = _migrate(BEFORE)
+        old = migrate_to(BEFORE)
         OldCorrection = old.get_model("tournaments", "ResultCorrection")
         for match in (first, second):
             OldCorrection.objects.create(
@@ -45,10 +37,10 @@ def test_corrections_made_earlier_take_their_matchs_round():
                 player2_wins=2,
                 draws=0,
             )
-        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_to_newest()
         rounds = dict(ResultCorrection.objects.values_list("match_id", "round_id"))
         assert rounds == {first.pk: first.round_id, second.pk: second.round_id}
         assert first.round_id != second.round_id
     finally:
         # Every later test needs the whole schema: back to the newest migration of every app.
-        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_to_newest()

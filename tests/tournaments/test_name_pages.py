@@ -6,12 +6,11 @@ import html
 import re
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
 from players.models import Player, search_text
 from tests.factories import Desk, PlayerFactory, crowd
+from tests.schema import migrate_to, migrate_to_newest
 from tests.tournaments.test_playoff_services import play_swiss
 from tournaments import services
 from tournaments.models import Match, PlayoffSeed, Registration, Round, sort_name
@@ -296,9 +295,7 @@ def test_every_way_of_registering_sets_the_sort_name(db):
 def test_the_migration_gives_every_earlier_registration_its_sort_name():
     players = ("players", "0003_suspension_history")
     before = [("tournaments", "0009_playoff_settings_rounds_and_seeds"), players]
-    executor = MigrationExecutor(connection)
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
+    old = migrate_to(before)
     try:
         tournament = old.get_model("tournaments", "Tournament").objects.create(
             name="Кубок",
@@ -316,8 +313,6 @@ def test_the_migration_gives_every_earlier_registration_its_sort_name():
     finally:
         # Forward to the newest migration of every app, through 0010's data step: every later
         # test needs the whole schema, not the schema as 0010 left it.
-        executor = MigrationExecutor(connection)
-        executor.loader.build_graph()
-        executor.migrate(executor.loader.graph.leaf_nodes())
+        migrate_to_newest()
 
     assert Registration.objects.get(pk=made.pk).sort_name == "ежиков юрий"
