@@ -12,6 +12,9 @@ from tests.factories import Desk
 def record_penalty(page, base_url, desk, name, code):
     page.goto(f"{base_url}/t/{desk.tournament.slug}/judge/")
     page.locator(f".player-target:has(strong:text-is('{name}'))").click()
+    # The player's log form has come (not an error page) before anything is chosen on it, as in
+    # test_head_judge.py: a failure then names the step that did not happen.
+    expect(page.get_by_role("heading", level=1)).to_have_text(name)
     page.locator(f"label[for^=infraction-]:has(.code:text-is('{code}'))").click()
     expect(page.locator("#penalty-preview")).not_to_be_empty()
     page.get_by_role("button", name="Записать пенальти").click()
