@@ -6,8 +6,7 @@ import pytest
 
 from floor.models import TimeExtension
 from tests.factories import Desk
-from tests.schema import migrate_to, migrate_to_newest
-from tournaments import services as tournament_services
+from tests.schema import matches_in_two_rounds, migrate_to, migrate_to_newest
 
 BEFORE = [("floor", "0002_self_reported_results_and_check_in")]
 
@@ -15,14 +14,7 @@ BEFORE = [("floor", "0002_self_reported_results_and_check_in")]
 @pytest.mark.django_db(transaction=True)
 def test_extensions_given_earlier_take_their_matchs_round():
     desk = Desk.create()
-    desk.pair((0, 1), (2, 3))
-    first = desk.match_of(0)
-    for player in (0, 2):
-        tournament_services.enter_result(
-            match=desk.match_of(player), player1_wins=2, player2_wins=0
-        )
-    desk.pair((0, 2), (1, 3))
-    second = desk.match_of(0)
+    first, second = matches_in_two_rounds(desk)
     try:
         old = migrate_to(BEFORE)
         OldExtension = old.get_model("floor", "TimeExtension")

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.factories import Desk
-from tests.schema import migrate_to, migrate_to_newest
+from tests.schema import matches_in_two_rounds, migrate_to, migrate_to_newest
 from tournaments import services as tournament_services
 from tournaments.models import ResultCorrection
 
@@ -13,14 +13,7 @@ BEFORE = [("tournaments", "0011_index_matches_playing_and_ended_by_table")]
 @pytest.mark.django_db(transaction=True)
 def test_corrections_made_earlier_take_their_matchs_round():
     desk = Desk.create()
-    desk.pair((0, 1), (2, 3))
-    first = desk.match_of(0)
-    for player in (0, 2):
-        tournament_services.enter_result(
-            match=desk.match_of(player), player1_wins=2, player2_wins=0
-        )
-    desk.pair((0, 2), (1, 3))
-    second = desk.match_of(0)
+    first, second = matches_in_two_rounds(desk)
     tournament_services.enter_result(match=second, player1_wins=2, player2_wins=1)
     try:
         old = migrate_to(BEFORE)
