@@ -328,6 +328,9 @@ def test_a_playoff_game_reaches_the_bracket_pages_streams_at_once(asgi_server):
     staff = Stream(asgi_server, f"/t/{desk.tournament.slug}/events/", session_cookie(desk.head))
     players = Stream(asgi_server, f"/p/{token}/events/", "")
     assert wait_for(lambda: hub.stream_count == 2 and hub.listening)
+    # The hub counts a stream as its body starts; the reader thread parses the status line a
+    # moment later, so the test waits for it rather than reading it at once.
+    assert wait_for(lambda: players.status is not None)
     assert players.status == 200
 
     desk.issue(3, "1.4", "between_matches")  # a caution: penalties stay on the staff's stream
