@@ -9,7 +9,12 @@ from playwright.sync_api import expect
 
 from judging.models import PenaltyRecord
 from tests.browser.conftest import axe_violations
-from tests.browser.helpers import sign_in, signed_in
+from tests.browser.helpers import (
+    close_when_loaded,
+    sign_in,
+    sign_out_in_another_tab,
+    signed_in,
+)
 from tests.factories import Desk
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -199,8 +204,9 @@ def test_signing_out_and_in_in_another_tab_loses_nothing(live_server, page, scre
     other = page.context.new_page()
     other.goto(f"{live_server.url}/")
     other.get_by_role("button", name="Выйти").click()
+    other.wait_for_url(f"{live_server.url}/login/")
     sign_in(other, live_server.url, desk.floor.username)
-    other.close()
+    close_when_loaded(other, f"{live_server.url}/")
     # The preview's next poll is refused as out of date: the judge is told before sending.
     expect(page.locator("#form-stale")).to_contain_text("Страница устарела", timeout=5000)
     page.get_by_role("button", name=SUBMIT).click()
@@ -258,10 +264,7 @@ def test_a_session_ended_elsewhere_leads_through_the_sign_in_back_to_the_form(li
     preview = page.locator("#penalty-preview")
     expect(preview).to_contain_text("Замечание")
 
-    other = page.context.new_page()
-    other.goto(f"{live_server.url}/")
-    other.get_by_role("button", name="Выйти").click()
-    other.close()
+    sign_out_in_another_tab(page, live_server.url)
     # The preview polls here (no ASGI server): the sign-in page it is redirected to is not drawn.
     page.wait_for_timeout(3500)
     expect(preview).to_contain_text("Замечание")
@@ -302,8 +305,9 @@ def test_the_confirmation_the_restored_form_and_the_csrf_page_pass_axe(live_serv
     other = page.context.new_page()
     other.goto(f"{live_server.url}/")
     other.get_by_role("button", name="Выйти").click()
+    other.wait_for_url(f"{live_server.url}/login/")
     sign_in(other, live_server.url, desk.floor.username)
-    other.close()
+    close_when_loaded(other, f"{live_server.url}/")
     page.get_by_role("button", name=SUBMIT).click()
     expect(page.get_by_role("heading", name="Страница устарела")).to_be_visible()
     found += [f"csrf page: {line}" for line in axe_violations(page)]
