@@ -298,4 +298,22 @@ def test_the_task_worker_beside_the_server_runs_at_a_lower_cpu_priority():
     # Read at once and stopped, before the worker has set Django up or opened any database.
     with task_worker() as worker:
         worker_niceness = psutil.Process(worker.pid).nice()
+        policy = os.sched_getscheduler(worker.pid) if hasattr(os, "SCHED_IDLE") else None
     assert worker_niceness == min(os.nice(0) + WORKER_NICENESS, 19)
+    if policy is not None and _idle_policy_allowed():
+        # Linux: a woken request takes the core from the worker at once.
+        assert policy == os.SCHED_IDLE
+
+
+def _idle_policy_allowed() -> bool:
+    """Whether this machine lets a process put its child under the idle policy (a container
+    may refuse it, and the worker then keeps its niceness alone)."""
+    probe = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(5)"])
+    try:
+        os.sched_setscheduler(probe.pid, os.SCHED_IDLE, os.sched_param(0))
+    except OSError:
+        return False
+    finally:
+        probe.kill()
+        probe.wait()
+    return True
