@@ -1,5 +1,5 @@
 """What each row of a list repeats, made once per page rather than once per row: its link, its
-form's CSRF field.
+form's CSRF field; and its moments, written once in Python rather than by a filter per cell.
 
 A list of 50 or 100 rows links each row to its own page (a record, a match, a registration's
 «Drop»). ``{% url %}`` per row walks the URL resolver each time: 0.77 ms of a 50-row page's
@@ -10,9 +10,12 @@ pattern changes every row's link with it; ``tests/core/test_rows.py`` holds the 
 to ``reverse()``.
 """
 
+import datetime
+
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
@@ -41,3 +44,19 @@ def csrf_field(request: HttpRequest) -> SafeString:
     return format_html(
         '<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request)
     )
+
+
+def clock_text(moment: datetime.datetime | None) -> str:
+    """A moment as ``|time:"H:i"`` writes it, «14:30» in the current time zone; "" for none.
+    The rows of «My penalties» and of the deck findings show it."""
+    return "" if moment is None else timezone.localtime(moment).strftime("%H:%M")
+
+
+def moment_text(moment: datetime.datetime | None) -> str:
+    """A moment as ``|date:"d.m.Y H:i"`` writes it, «05.12.2026 14:30» in the current time zone;
+    "" for none. The judge report's rows show it. The year is written with four digits as the
+    filter writes it: ``strftime``'s ``%Y`` leaves a year before 1000 unpadded on Linux."""
+    if moment is None:
+        return ""
+    local = timezone.localtime(moment)
+    return f"{local:%d.%m.}{local.year:04d} {local:%H:%M}"

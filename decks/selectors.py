@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.paging import Window
+from core.rows import clock_text
 from decks.describe import describe
 from decks.formats import ALIASES
 from decks.models import (
@@ -211,10 +212,6 @@ def _row(finding: Finding) -> FindingRow:
         text=describe(finding.kind, finding.params),
         found_at_text=clock_text(finding.created_at),
     )
-
-
-def clock_text(moment: datetime.datetime | None) -> str:
-    return "" if moment is None else timezone.localtime(moment).strftime("%H:%M")
 
 
 def missing_since(*, tournament: Tournament, rules: DeckRules | None) -> datetime.datetime | None:

@@ -13,12 +13,11 @@ from django.db.models import (
     QuerySet,
     Subquery,
 )
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import DomainError
 from core.people import display_name
-from core.rows import IdLink
+from core.rows import IdLink, clock_text
 from judging import stacking
 from judging.explanations import explain
 from judging.models import (
@@ -644,8 +643,8 @@ def records_issued_page(
 
 def _mine_rows(values: list[dict[str, Any]], *, tournament: Tournament) -> list[MineRow]:
     """The records as «My penalties» shows them. The link is reversed and «Round N» translated
-    once for the page, not per row (``core.rows``); the time is the local time of the
-    record's issue, as ``|time:"H:i"`` showed it; what the record does now is its state
+    once for the page, not per row (``core.rows``); the time is the local time of the record's
+    issue, as ``|time:"H:i"`` showed it (``clock_text``); what the record does now is its state
     (``state_from_values``), worded by ``RecordState``."""
     link = IdLink("judging:record", tournament.slug)
     round_label = _("Round %(n)s")
@@ -664,7 +663,7 @@ def _mine_rows(values: list[dict[str, Any]], *, tournament: Tournament) -> list[
                 rank_key=state.rank_key,
                 rank_name=state.rank_name,
                 status=f"{state.status_label} · {loss}" if loss else state.status_label,
-                issued_at=timezone.localtime(value["issued_at"]).strftime("%H:%M"),
+                issued_at=clock_text(value["issued_at"]),
             )
         )
     return rows

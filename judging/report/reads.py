@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.people import display_name
+from core.rows import moment_text
 from judging.explanations import explain, penalty_label
 from judging.models import (
     AcknowledgementKind,
@@ -483,12 +484,6 @@ def penalty_rows(
             acknowledged_at=value["acknowledgement__at"],
             acknowledged_at_text=moment_text(value["acknowledgement__at"]),
         )
-
-
-def moment_text(value: datetime.datetime | None) -> str:
-    """A moment as the report's rows write it, «05.12.2026 14:30» in the current time zone; ""
-    for none."""
-    return "" if value is None else timezone.localtime(value).strftime("%d.%m.%Y %H:%M")
 
 
 # Changes the report lists with their reasons; confirmations and the floor judges' requests to

@@ -1,15 +1,20 @@
 """What a list's rows repeat, made once per page (``core.rows``): a row's link made from the URL
-reversed once is the link ``reverse()`` makes, and a row's form carries a CSRF field that the
-middleware accepts, on every screen that makes its rows so."""
+reversed once is the link ``reverse()`` makes, a row's form carries a CSRF field that the
+middleware accepts, on every screen that makes its rows so, and a row's moment is the text the
+template filters wrote."""
 
+import datetime
 import re
 from html import unescape
 
 import pytest
+from django.template.defaultfilters import date as date_filter
+from django.template.defaultfilters import time as time_filter
 from django.test import Client
 from django.urls import reverse
+from django.utils.timezone import template_localtime
 
-from core.rows import IdLink
+from core.rows import IdLink, clock_text, moment_text
 from judging.models import PenaltyRecord
 from tests.factories import Desk
 from tournaments.models import Match, RegistrationStatus
@@ -27,6 +32,23 @@ URLS = [
 @pytest.mark.parametrize("pk", [1, 7, 10, 987, 2_147_483_647])
 def test_a_row_link_is_the_reversed_url(viewname, argument, slug, pk):
     assert IdLink(viewname, slug)(pk) == reverse(viewname, kwargs={"slug": slug, argument: pk})
+
+
+MOMENTS = [
+    datetime.datetime(2026, 12, 5, 21, 5, tzinfo=datetime.UTC),  # the next day in Moscow
+    datetime.datetime(2026, 1, 9, 7, 0, tzinfo=datetime.UTC),
+    datetime.datetime(2026, 6, 30, 23, 59, 59, tzinfo=datetime.UTC),
+    datetime.datetime(1, 1, 1, 3, 0, tzinfo=datetime.UTC),  # year 1, three hours from its start
+]
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
+def test_a_rows_moment_is_written_as_the_filters_wrote_it(moment):
+    # The judge report's rows (``moment_text``), as ``|date:"d.m.Y H:i"`` wrote each cell.
+    assert moment_text(moment) == date_filter(template_localtime(moment), "d.m.Y H:i")
+    # «My penalties» and the deck findings (``clock_text``), as ``|time:"H:i"`` wrote them.
+    assert clock_text(moment) == time_filter(template_localtime(moment), "H:i")
+    assert moment_text(None) == clock_text(None) == ""
 
 
 @pytest.fixture
@@ -53,6 +75,15 @@ def test_my_penalties_link_each_record_to_its_page(client, desk):
     assert sorted(int(pk) for pk, _link in found) == sorted(records.values_list("pk", flat=True))
     for pk, link in found:
         assert unescape(link) == reverse("judging:record", args=[desk.tournament.slug, int(pk)])
+
+
+def test_my_penalties_show_each_records_time_of_issue_in_the_venues_zone(client, desk):
+    html = page(client, desk.floor, "judging:mine", desk)
+
+    for record in PenaltyRecord.objects.filter(tournament=desk.tournament, issued_by=desk.floor):
+        start = html.index(f'id="my-record-{record.pk}"')
+        row = html[start : html.index("</li>", start)]
+        assert time_filter(template_localtime(record.issued_at), "H:i") in row
 
 
 def test_the_pairings_link_each_match_to_its_page_and_its_result(client, desk):

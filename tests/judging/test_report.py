@@ -2,7 +2,6 @@
 
 import asyncio
 import csv
-import datetime
 import io
 import re
 from concurrent.futures import ThreadPoolExecutor
@@ -12,18 +11,14 @@ import openpyxl
 import pytest
 from django.core.management import CommandError, ManagementUtility, call_command
 from django.db import connection
-from django.template.defaultfilters import date as date_filter
 from django.test import AsyncClient
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.timezone import template_localtime
 
-from decks.selectors import clock_text
 from judging import services
 from judging.models import ChangeKind, PenaltyChange, RecordStatus
 from judging.penalties import Rank
-from judging.report.reads import moment_text
 from tests.factories import Desk
 from tournaments import services as tournament_services
 from tournaments.models import Level
@@ -754,21 +749,3 @@ def test_the_summary_counts_every_record_as_the_records_themselves_do(db):
         display_name(user): issued[display_name(user)]
         for user in (desk.head, desk.floor, desk.organiser)
     }
-
-
-@pytest.mark.parametrize(
-    "moment",
-    [
-        datetime.datetime(2026, 12, 5, 21, 5, tzinfo=datetime.UTC),  # the next day in Moscow
-        datetime.datetime(2026, 1, 9, 7, 0, tzinfo=datetime.UTC),
-        datetime.datetime(2026, 6, 30, 23, 59, 59, tzinfo=datetime.UTC),
-    ],
-)
-def test_a_rows_moment_is_written_as_the_date_filter_wrote_it(moment):
-    # The report's rows write their moments once in Python (``issued_at_text``), not by
-    # ``|date:"d.m.Y H:i"`` in each cell: the same text, in the same time zone.
-    assert moment_text(moment) == date_filter(template_localtime(moment), "d.m.Y H:i")
-    assert moment_text(None) == ""
-    # The deck findings' time (``FindingRow.found_at_text``), as ``|date:"H:i"`` wrote it.
-    assert clock_text(moment) == date_filter(template_localtime(moment), "H:i")
-    assert clock_text(None) == ""
