@@ -3,7 +3,7 @@
 import functools
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TypedDict, overload
+from typing import Any, TypedDict, cast, overload
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import (
@@ -250,9 +250,13 @@ class StandingsTable(Sequence["StandingRow"]):
         the ids in batches the database takes: the report prints the whole table, and beyond
         SQLite's limit of parameters in a statement (32,766) one ``IN`` list would fail."""
         table = self._table[start:stop]
-        registrations = Registration.objects.values(
-            "status", "prize_eligible", "player__name", "player__membership_id"
-        ).in_bulk([standing.registration_id for standing in table])
+        # The stubs type ``in_bulk`` as giving instances; on a ``values()`` query it gives dicts.
+        registrations = cast(
+            dict[int, dict[str, Any]],
+            Registration.objects.values(
+                "status", "prize_eligible", "player__name", "player__membership_id"
+            ).in_bulk([standing.registration_id for standing in table]),
+        )
         return [
             _line(
                 standing,
