@@ -11,8 +11,9 @@ file's rows with nothing written. The issue's goal is 3,000 rows in under 5 s.
 
 Then it serves the app (one uvicorn process, as ``serve``) with the task worker beside it, as
 ``serve`` starts it, signs a floor judge in over HTTP, and times the judge's submits idle and while
-the worker imports a 3,000-row file as the players page queues it (in short steps), printing both
-95th percentiles and how long the queued import took.
+the worker imports 3,000-row files as the players page queues them (in short steps), one after
+another (``--queued-runs``, 3 by default, the submits of all pooled), printing both 95th
+percentiles and how long a queued import took.
 """
 
 import argparse
@@ -32,7 +33,13 @@ if not __package__:
 
 from benchmarks import shared_setup  # noqa: E402
 from benchmarks.hot_path_tools import Browser, database, server  # noqa: E402
-from benchmarks.judge_load import SUBMITS_IDLE, JudgeBeside, submits, task_worker  # noqa: E402
+from benchmarks.judge_load import (  # noqa: E402
+    SUBMITS_IDLE,
+    JudgeBeside,
+    Samples,
+    submits,
+    task_worker,
+)
 
 PASSWORD = "bench-import-pass"
 
@@ -91,7 +98,9 @@ def child(database_url: str) -> dict[str, dict[str, float]]:
     return figures
 
 
-EVENT_PLAYERS = 1000
+# One player of each match is a judge's submit: 1,000 of them, for the idle ones and those during
+# the queued imports.
+EVENT_PLAYERS = 2000
 
 
 def prepare_event(database_url: str) -> dict[str, object]:
@@ -163,7 +172,11 @@ def upload(browser: Browser, path: str, content: bytes) -> tuple[int, str]:
     return response.status, response.getheader("Location") or ""
 
 
-def submits_during_import(kind: str) -> dict[str, float]:
+def submits_during_import(kind: str, runs: int) -> dict[str, float]:
+    """The judge's submits idle, then during ``runs`` queued imports one after another (each of
+    3,000 new rows into the running tournament), pooled: a single import lasts a few seconds,
+    too few submits for a steady 95th percentile. A submit counts as during an import when it
+    started while the worker ran the import's task, as the task queue records it."""
     with database(kind) as url, tempfile.TemporaryDirectory() as data_dir:
         event = shared_setup.run_child(__file__, "--event", url, purpose="building the event")
         with server(url, data_dir) as port, task_worker(url, data_dir):
@@ -178,53 +191,96 @@ def submits_during_import(kind: str) -> dict[str, float]:
             )
             organiser = Browser(port)
             organiser.sign_in("bench-org", PASSWORD)
-            judge = JudgeBeside(
-                port,
-                event["slug"],
-                players[SUBMITS_IDLE:],
-                username="bench-floor",
-                password=PASSWORD,
-            )
-            with judge:
-                started = time.perf_counter()
-                status, location = upload(
-                    organiser,
-                    f"/t/{event['slug']}/players/import/",
-                    csv_file(3000, 500_000),
+            left = players[SUBMITS_IDLE:]
+            judges = []
+            for run in range(runs):
+                judge = JudgeBeside(
+                    port, event["slug"], left, username="bench-floor", password=PASSWORD
                 )
-                if status != 302 or "?job=" not in location:
-                    raise SystemExit(f"the import was not queued: HTTP {status}")
-                job = location.rsplit("=", 1)[1]
-                while True:
-                    status, body = organiser.request("GET", f"/t/{event['slug']}/jobs/{job}/")
-                    if status != 200:
-                        raise SystemExit(f"the job's page failed: HTTP {status}")
-                    if b"hx-get" not in body:
-                        break
-                    time.sleep(0.1)
-                import_seconds = time.perf_counter() - started
-            if b'class="error"' in body:
-                raise SystemExit("the queued import failed")
-    busy = judge.samples
+                with judge:
+                    queued_import(organiser, event["slug"], 500_000 + run * 3000)
+                left = left[len(judge.samples) :]
+                judges.append(judge.samples)
+        tasks = shared_setup.run_child(__file__, "--tasks", url, purpose="reading the queue")
+    if len(tasks) != runs or any(task["status"] != "SUCCESSFUL" for task in tasks):
+        raise SystemExit(f"expected {runs} finished import tasks: {tasks}")
+    busy = Samples()
+    for samples, task in zip(judges, tasks, strict=True):
+        during = samples.between(task["started"], task["finished"])
+        busy.started += during.started
+        busy.seconds += during.seconds
+    walls = [task["finished"] - task["started"] for task in tasks]
     return {
         "idle_p95_ms": idle.p95(),
         "busy_p95_ms": busy.p95(),
         "busy_submits": len(busy),
-        "queued_import_s": import_seconds,
+        "queued_import_s": statistics.median(walls),
+        "queued_import_max_s": max(walls),
     }
+
+
+# How often the players page asks for the import's progress (its ``hx-trigger="every 1s"``).
+PROGRESS_POLL_SECONDS = 1.0
+
+
+def queued_import(organiser: Browser, slug: str, offset: int) -> None:
+    """Queue a 3,000-row import from the players page and follow its progress as the page does,
+    until it says done."""
+    status, location = upload(organiser, f"/t/{slug}/players/import/", csv_file(3000, offset))
+    if status != 302 or "?job=" not in location:
+        raise SystemExit(f"the import was not queued: HTTP {status}")
+    job = location.rsplit("=", 1)[1]
+    while True:
+        status, body = organiser.request("GET", f"/t/{slug}/jobs/{job}/")
+        if status != 200:
+            raise SystemExit(f"the job's page failed: HTTP {status}")
+        if b"hx-get" not in body:
+            break
+        time.sleep(PROGRESS_POLL_SECONDS)
+    if b'class="error"' in body:
+        raise SystemExit("the queued import failed")
+
+
+def import_tasks(database_url: str) -> list[dict[str, object]]:
+    """The queue's record of the import tasks, in the order they were queued: when the worker
+    started and finished each."""
+    shared_setup.start_django(database_url)
+    from django_tasks_db.models import DBTaskResult
+
+    tasks = DBTaskResult.objects.filter(task_path="tournaments.tasks.run_job").order_by(
+        "enqueued_at"
+    )
+    return [
+        {
+            "status": task.status,
+            "started": task.started_at.timestamp() if task.started_at else None,
+            "finished": task.finished_at.timestamp() if task.finished_at else None,
+        }
+        for task in tasks
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--databases", default="sqlite,postgresql")
+    parser.add_argument(
+        "--queued-runs",
+        type=int,
+        default=3,
+        help="queued imports during which the judge's submits are timed (pooled)",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--event", help=argparse.SUPPRESS)
+    parser.add_argument("--tasks", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.child:
         print(json.dumps(child(arguments.child)))
         return
     if arguments.event:
         print(json.dumps(prepare_event(arguments.event)))
+        return
+    if arguments.tasks:
+        print(json.dumps(import_tasks(arguments.tasks)))
         return
     failed = False
     for kind in arguments.databases.split(","):
@@ -237,12 +293,14 @@ def main() -> None:
                 f"(reading the file alone: {figure['floor_s'] * 1000:6.0f} ms) {verdict}"
             )
             failed |= verdict == "MISSED"
-        during = submits_during_import(kind)
+        during = submits_during_import(kind, arguments.queued_runs)
         print(
             f"{kind:<10} submit p95 while a queued 3,000-row import runs: "
             f"{during['busy_p95_ms']:.1f} ms against {during['idle_p95_ms']:.1f} ms idle "
             f"({during['busy_p95_ms'] / during['idle_p95_ms']:.2f}x, {during['busy_submits']:.0f} "
-            f"submits); the queued import took {during['queued_import_s']:.1f} s"
+            f"submits during {arguments.queued_runs} imports); the worker's import took "
+            f"{during['queued_import_s']:.1f} s (median; the longest "
+            f"{during['queued_import_max_s']:.1f} s)"
         )
     if failed:
         raise SystemExit(1)
