@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+import dj_database_url
 import portalocker
 import psutil
 from django.conf import settings
@@ -56,26 +57,41 @@ def folder_in_use_message() -> str:
 WORKER_NICENESS = 10
 
 
-def lower_cpu_priority(process: subprocess.Popen[bytes]) -> None:
+def lower_cpu_priority(process: subprocess.Popen[bytes], *, idle_policy: bool = False) -> None:
     """Give a process this one started a lower CPU priority than this one's, so that on a
     laptop's two cores the scheduler serves the judges' requests first and the background work
     takes the time they leave. Set from here, just after the start: the worker is django-tasks-db's
     own command, which has no hook of its own to lower itself.
 
-    On Linux the worker also runs under the idle scheduling policy (``SCHED_IDLE``): niceness
-    only weighs its share when both want a core, and a request that wakes beside a niced worker
-    still waits for the worker's time slice to end; under the idle policy a woken request takes
-    the core at once. Measured in ``benchmarks/decks.py --recheck`` (the README's round E). The
-    niceness stays as well, for the systems without that policy and for what ``top`` shows."""
+    ``idle_policy``: on Linux, also the idle scheduling policy (``SCHED_IDLE``). Niceness only
+    weighs the worker's share when both want a core, and a request that wakes beside a niced
+    worker may wait for the worker's time slice to end; beside an idle-policy worker it takes the
+    core at once (measured in ``benchmarks/decks.py --recheck``, the README's round E). But an
+    idle-policy process barely runs while any other process wants its core, so it must never hold
+    what a judge's request waits for: see ``task_worker``."""
     child = psutil.Process(process.pid)
     if sys.platform == "win32":
         child.nice(psutil.BELOW_NORMAL_PRIORITY_CLASS)
         return
     child.nice(min(os.nice(0) + WORKER_NICENESS, 19))
-    # A container may refuse the call; the niceness alone then orders the two.
-    if hasattr(os, "SCHED_IDLE"):
+    if idle_policy and sys.platform == "linux":
+        # A container may refuse the call; the niceness alone then orders the two.
         with contextlib.suppress(OSError):
             os.sched_setscheduler(process.pid, os.SCHED_IDLE, os.sched_param(0))
+
+
+def worker_may_idle(environment: Mapping[str, str] | None = None) -> bool:
+    """Whether the task worker may run under the idle policy: with PostgreSQL, not SQLite.
+
+    On SQLite every write transaction holds the one write lock from its start, the worker's too
+    (a step of an import or a re-check, and django-tasks-db's own claim of a task), and a judge's
+    submit waits for it. A worker under the idle policy that is preempted while holding it, on a
+    machine whose cores are busy (a round start's phones, an export), would make that wait
+    last until the cores are free; niceness still gives it a share, so its hold ends in
+    milliseconds. PostgreSQL locks rows, and the worker's rows (new registrations, deck lists
+    and their findings, its task) are not those a judge's submit, preview or result locks."""
+    url = (environment if environment is not None else os.environ).get("DATABASE_URL", "")
+    return bool(url) and dj_database_url.parse(url)["ENGINE"] == "django.db.backends.postgresql"
 
 
 # How often the worker beside ``serve`` looks in the queue for work, in seconds.
@@ -113,7 +129,7 @@ def task_worker(
         cwd=PROJECT_FOLDER,
         env=environment,
     )
-    lower_cpu_priority(worker)
+    lower_cpu_priority(worker, idle_policy=worker_may_idle(environment))
     try:
         yield worker
     finally:

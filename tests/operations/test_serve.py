@@ -292,17 +292,35 @@ def test_the_demo_serves_https_only_when_asked_or_shown_to_the_network():
 
 def test_the_task_worker_beside_the_server_runs_at_a_lower_cpu_priority():
     """Its long work (a re-check of every deck list, an import) takes the CPU that the judges'
-    requests leave, as the export processes' does."""
-    from operations.serving import WORKER_NICENESS, task_worker
+    requests leave, as the export processes' does; with PostgreSQL (this run's database, or not)
+    under Linux's idle policy too."""
+    from operations.serving import WORKER_NICENESS, task_worker, worker_may_idle
 
     # Read at once and stopped, before the worker has set Django up or opened any database.
     with task_worker() as worker:
         worker_niceness = psutil.Process(worker.pid).nice()
-        policy = os.sched_getscheduler(worker.pid) if hasattr(os, "SCHED_IDLE") else None
+        policy = os.sched_getscheduler(worker.pid) if sys.platform == "linux" else None
     assert worker_niceness == min(os.nice(0) + WORKER_NICENESS, 19)
     if policy is not None and _idle_policy_allowed():
-        # Linux: a woken request takes the core from the worker at once.
-        assert policy == os.SCHED_IDLE
+        expected = os.SCHED_IDLE if worker_may_idle() else os.SCHED_OTHER
+        assert policy == expected
+
+
+@pytest.mark.parametrize(
+    ("url", "may_idle"),
+    [
+        ("postgres://judging:judging@127.0.0.1:5432/desk", True),
+        ("postgresql://127.0.0.1/desk", True),
+        ("sqlite:////var/desk/db.sqlite3", False),
+        ("", False),  # the default: SQLite in the data folder
+    ],
+)
+def test_the_worker_idles_only_beside_postgresql(url, may_idle):
+    """On SQLite the worker holds the one write lock a judge's submit waits for: preempted there
+    under the idle policy, it would make the submit wait until the cores are free."""
+    from operations.serving import worker_may_idle
+
+    assert worker_may_idle({"DATABASE_URL": url}) is may_idle
 
 
 def _idle_policy_allowed() -> bool:
