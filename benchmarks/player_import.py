@@ -104,7 +104,7 @@ EVENT_PLAYERS = 2000
 
 
 def prepare_event(database_url: str) -> dict[str, object]:
-    """A running tournament of 1,000 players in round 1 and a floor judge, for the submits."""
+    """A running tournament of 2,000 players in round 1 and a floor judge, for the submits."""
     shared_setup.start_django(database_url)
     from django.contrib.auth import get_user_model
 
@@ -207,6 +207,8 @@ def submits_during_import(kind: str, runs: int) -> dict[str, float]:
     busy = Samples()
     for samples, task in zip(judges, tasks, strict=True):
         during = samples.between(task["started"], task["finished"])
+        if not during.seconds:
+            raise SystemExit("no submit during an import: the event's players ran out")
         busy.started += during.started
         busy.seconds += during.seconds
     walls = [task["finished"] - task["started"] for task in tasks]

@@ -27,8 +27,8 @@ from tournaments.player_import import ImportRow, RowRefused, register_rows
 # such a submit got in at 18 ms; 25 rows hold it about 6 ms (in-process medians). PostgreSQL
 # locks rows, not the database, and keeps the larger step; the pause gives the judges' requests
 # the cores there too.
-ROWS_PER_STEP = {"sqlite": 25}
-ROWS_PER_STEP_ELSEWHERE = 100
+ROWS_PER_STEP_ON_SQLITE = 25
+ROWS_PER_STEP = 100
 PAUSE_BETWEEN_STEPS = 0.02
 
 
@@ -57,7 +57,7 @@ def run_player_import(job: Job) -> None:
             "pk", flat=True
         )
     )
-    size = ROWS_PER_STEP.get(connection.vendor, ROWS_PER_STEP_ELSEWHERE)
+    size = ROWS_PER_STEP_ON_SQLITE if connection.vendor == "sqlite" else ROWS_PER_STEP
     try:
         for start in range(0, len(rows), size):
             step = rows[start : start + size]

@@ -248,7 +248,8 @@ class StandingsTable(Sequence["StandingRow"]):
         """The rows from ``start`` to ``stop`` as the standings page shows them: their players
         read as the values shown (one query a page), no model instances. ``in_bulk`` asks for
         the ids in batches the database takes: the report prints the whole table, and beyond
-        SQLite's limit of parameters in a statement (32,766) one ``IN`` list would fail."""
+        the limit of parameters in a statement (SQLite 32,766, PostgreSQL with server-side
+        binding 65,535) one ``IN`` list would fail."""
         table = self._table[start:stop]
         # The stubs type ``in_bulk`` as giving instances; on a ``values()`` query it gives dicts.
         registrations = cast(

@@ -71,6 +71,18 @@ def sign_out_in_another_tab(page, base_url):
     close_when_loaded(other, f"{base_url}/login/")
 
 
+def sign_out_and_in_in_another_tab(page, base_url, username):
+    """Sign out and in again in a second tab of the same tablet: the session the page was drawn
+    with has ended, and its CSRF token with it. The tab is closed once the start page has loaded."""
+    other = page.context.new_page()
+    other.set_default_timeout(ACTION_TIMEOUT)
+    other.goto(f"{base_url}/")
+    other.get_by_role("button", name="Выйти").click()
+    other.wait_for_url(f"{base_url}/login/")
+    sign_in(other, base_url, username)
+    other.close()
+
+
 def close_when_loaded(page, url):
     """Close a page once the navigation the test started has reached ``url`` and loaded.
 

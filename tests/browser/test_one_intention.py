@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 from judging.models import PenaltyRecord
 from tests.browser.conftest import axe_violations
 from tests.browser.helpers import (
-    close_when_loaded,
     sign_in,
+    sign_out_and_in_in_another_tab,
     sign_out_in_another_tab,
     signed_in,
 )
@@ -201,12 +201,7 @@ def test_signing_out_and_in_in_another_tab_loses_nothing(live_server, page, scre
     page.get_by_label("Заметка (необязательно)").fill("нашёл в рукаве")
     expect(page.locator("#penalty-preview")).to_contain_text("Замечание")
 
-    other = page.context.new_page()
-    other.goto(f"{live_server.url}/")
-    other.get_by_role("button", name="Выйти").click()
-    other.wait_for_url(f"{live_server.url}/login/")
-    sign_in(other, live_server.url, desk.floor.username)
-    close_when_loaded(other, f"{live_server.url}/")
+    sign_out_and_in_in_another_tab(page, live_server.url, desk.floor.username)
     # The preview's next poll is refused as out of date: the judge is told before sending.
     expect(page.locator("#form-stale")).to_contain_text("Страница устарела", timeout=5000)
     page.get_by_role("button", name=SUBMIT).click()
@@ -302,12 +297,7 @@ def test_the_confirmation_the_restored_form_and_the_csrf_page_pass_axe(live_serv
     expect(page.locator("#form-restored")).to_be_visible()
     found += [f"restored: {line}" for line in axe_violations(page)]
 
-    other = page.context.new_page()
-    other.goto(f"{live_server.url}/")
-    other.get_by_role("button", name="Выйти").click()
-    other.wait_for_url(f"{live_server.url}/login/")
-    sign_in(other, live_server.url, desk.floor.username)
-    close_when_loaded(other, f"{live_server.url}/")
+    sign_out_and_in_in_another_tab(page, live_server.url, desk.floor.username)
     page.get_by_role("button", name=SUBMIT).click()
     expect(page.get_by_role("heading", name="Страница устарела")).to_be_visible()
     found += [f"csrf page: {line}" for line in axe_violations(page)]

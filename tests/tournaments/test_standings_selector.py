@@ -224,8 +224,9 @@ def test_the_whole_table_is_read_beyond_the_databases_limit_of_parameters(db):
 
 @contextlib.contextmanager
 def lowered_parameter_limit(limit):
-    """SQLite's limit of parameters in a statement, lowered for the block (on PostgreSQL, which
-    has no such limit for the client-side binding the app uses, the block runs unchanged)."""
+    """SQLite's limit of parameters in a statement, lowered for the block. PostgreSQL's limit
+    (65,535 with the server-side binding the app uses) cannot be lowered: there the block runs
+    unchanged."""
     if connection.vendor != "sqlite":
         yield
         return
