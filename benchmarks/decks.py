@@ -259,7 +259,7 @@ def report(database_url: str) -> dict[str, object]:
 def recheck_on(arguments: argparse.Namespace, url: str) -> dict[str, Any]:
     """Serve the app with the task worker beside it; time a judge's submits idle, then each
     scenario's re-check as the worker runs it, with the judge's submits during it."""
-    from benchmarks.hot_path_tools import Browser, server
+    from benchmarks.hot_path_tools import Browser, follow_progress, server
     from benchmarks.judge_load import (
         SUBMITS_IDLE,
         JudgeBeside,
@@ -301,13 +301,9 @@ def recheck_on(arguments: argparse.Namespace, url: str) -> dict[str, Any]:
                     # is closed by the server.
                     watcher = Browser(port)
                     watcher.sign_in("bench-watch", PASSWORD)
-                    while True:
-                        status, body = watcher.request("GET", f"/t/{slug}/decks/recheck/")
-                        if status != 200:
-                            raise SystemExit(f"the progress page failed: HTTP {status}")
-                        if b"hx-trigger" not in body:
-                            break
-                        time.sleep(0.1)
+                    follow_progress(
+                        watcher, f"/t/{slug}/decks/recheck/", still_running=b"hx-trigger", every=0.1
+                    )
                     cpu = cpu_seconds(worker) - cpu_before
                 left = left[len(judge.samples) :]
                 during[scenario].append((judge.samples, cpu))

@@ -58,6 +58,19 @@ class Browser:
             raise SystemExit(f"signing in as {username} failed: HTTP {status}")
 
 
+def follow_progress(browser: Browser, path: str, *, still_running: bytes, every: float) -> bytes:
+    """Ask a progress page (a job's, a re-check's) again every ``every`` seconds, as the page's
+    own polling does, until it no longer carries ``still_running`` (the attribute of that
+    polling); its last body."""
+    while True:
+        status, body = browser.request("GET", path)
+        if status != 200:
+            raise SystemExit(f"the progress page {path} failed: HTTP {status}")
+        if still_running not in body:
+            return body
+        time.sleep(every)
+
+
 @dataclass
 class Timings:
     samples: dict[str, list[float]]

@@ -32,7 +32,7 @@ if not __package__:
 
 
 from benchmarks import shared_setup  # noqa: E402
-from benchmarks.hot_path_tools import Browser, database, server  # noqa: E402
+from benchmarks.hot_path_tools import Browser, database, follow_progress, server  # noqa: E402
 from benchmarks.judge_load import (  # noqa: E402
     SUBMITS_IDLE,
     JudgeBeside,
@@ -232,13 +232,9 @@ def queued_import(organiser: Browser, slug: str, offset: int) -> None:
     if status != 302 or "?job=" not in location:
         raise SystemExit(f"the import was not queued: HTTP {status}")
     job = location.rsplit("=", 1)[1]
-    while True:
-        status, body = organiser.request("GET", f"/t/{slug}/jobs/{job}/")
-        if status != 200:
-            raise SystemExit(f"the job's page failed: HTTP {status}")
-        if b"hx-get" not in body:
-            break
-        time.sleep(PROGRESS_POLL_SECONDS)
+    body = follow_progress(
+        organiser, f"/t/{slug}/jobs/{job}/", still_running=b"hx-get", every=PROGRESS_POLL_SECONDS
+    )
     if b'class="error"' in body:
         raise SystemExit("the queued import failed")
 
