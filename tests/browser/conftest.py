@@ -5,6 +5,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.helpers import ACTION_TIMEOUT, TABLET
 
@@ -20,6 +21,17 @@ def _sync_database_calls_beside_playwright():
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _expectations_wait_as_long_as_actions():
+    """``expect(...)`` waits 5 s unless told otherwise, less than an action's ``ACTION_TIMEOUT``
+    and barely more than the desk's service worker may take to answer a page (its 4 s network
+    timeout, then its kept copy): a heading checked after a tap that opened a page failed at 5 s
+    in one CI run, with the tap done and the page not yet drawn. The same limit for both."""
+    expect.set_options(timeout=ACTION_TIMEOUT)
+    yield
+    expect.set_options(timeout=5000)
 
 
 @pytest.fixture(scope="session")
