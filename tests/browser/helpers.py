@@ -61,24 +61,28 @@ def signed_in(browser, base_url, username, *, password=PASSWORD, **options):
     return page
 
 
-def sign_out_in_another_tab(page, base_url):
-    """Sign out in a second tab of the same tablet (its cookies are the page's), as a judge who
-    tapped «Выйти» in another tab would, and close that tab once the sign-in page has loaded."""
+def another_tab(page):
+    """A second tab of the same tablet (its cookies are the page's), with the suite's timeout."""
     other = page.context.new_page()
     other.set_default_timeout(ACTION_TIMEOUT)
+    return other
+
+
+def sign_out_in_another_tab(page, base_url):
+    """Sign out in a second tab of the same tablet, as a judge who tapped «Выйти» in another tab
+    would, and close that tab once the sign-in page has loaded."""
+    other = another_tab(page)
     other.goto(f"{base_url}/")
     other.get_by_role("button", name="Выйти").click()
     close_when_loaded(other, f"{base_url}/login/")
 
 
 def sign_out_and_in_in_another_tab(page, base_url, username):
-    """Sign out and in again in a second tab of the same tablet: the session the page was drawn
-    with has ended, and its CSRF token with it. The tab is closed once the start page has loaded."""
-    other = page.context.new_page()
-    other.set_default_timeout(ACTION_TIMEOUT)
-    other.goto(f"{base_url}/")
-    other.get_by_role("button", name="Выйти").click()
-    other.wait_for_url(f"{base_url}/login/")
+    """Sign out and in again in other tabs of the same tablet: the session the page was drawn
+    with has ended, and its CSRF token with it. ``sign_in`` waits for the start page to load, so
+    the tab closes outside any navigation."""
+    sign_out_in_another_tab(page, base_url)
+    other = another_tab(page)
     sign_in(other, base_url, username)
     other.close()
 
