@@ -6,7 +6,6 @@ line-by-line messages) raised before anything is written.
 
 import datetime
 import secrets
-import time
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.errors import DomainError
+from core.idle import in_idle_thread
 from decks import selectors
 from decks.models import (
     Card,
@@ -184,11 +184,9 @@ def update_rules(
 # writer while it lasts). A writer that meanwhile waits for SQLite's lock (a judge's submit, a
 # player's list) gets it between two of the worker's transactions: SQLite's busy handler tries
 # again after 1, 3, 8, 18, 33... ms, so the gap must last that long. Reading and checking the
-# next step's lists is such a gap; only when the next step begins by writing (re-pointing its
-# lines at a new pool) does the worker pause on SQLite first. Measured in
+# next step's lists, which comes before any write of that step, is such a gap. Measured in
 # benchmarks/decks.py --recheck.
 RECHECK_STEP = 50
-PAUSE_AFTER_WRITING = 0.02
 
 
 def request_recheck(*, tournament: Tournament, rewrite_lines: bool = True) -> RecheckRun:
@@ -246,11 +244,10 @@ def run_recheck(*, run_id: int) -> int:
         DeckList.objects.filter(tournament=tournament).order_by("pk").values_list("pk", flat=True)
     )
     new_pool = rules.pool_id if run.rewrite_lines else None
-    # SQLite points the lines at the new pool's cards from this map; PostgreSQL finds each card
-    # by its key in the statement itself (``_point_lines_at_pool``) and needs no map.
+    # The new pool's card of each key: the card a saved line reads once pointed at that pool.
     cards_by_key = (
         dict(Card.objects.filter(pool_id=new_pool).order_by().values_list("key", "pk"))
-        if new_pool is not None and connection.vendor != "postgresql"
+        if new_pool is not None
         else {}
     )
     checked = 0
@@ -260,18 +257,14 @@ def run_recheck(*, run_id: int) -> int:
             RecheckRun.objects.filter(pk=run.pk).update(finished_at=timezone.now())
             return checked
         step = ids[start : start + RECHECK_STEP]
-        step_checked, wrote = _recheck_step(
+        checked += _recheck_step(
             step,
             index,
             rule_set,
-            rewrite_lines=run.rewrite_lines,
             new_pool=new_pool,
             cards_by_key=cards_by_key,
             progress=(run.pk, min(start + RECHECK_STEP, len(ids))),
         )
-        checked += step_checked
-        if wrote and new_pool is not None and connection.vendor == "sqlite":
-            time.sleep(PAUSE_AFTER_WRITING)
     # Every list was checked: this run ends, and with it every older one of the tournament that
     # never did (a worker stopped mid-run), whose work this run has done; an unfinished pool
     # change left behind would make every later re-check rewrite the lines again.
@@ -287,39 +280,44 @@ def recheck_lists(*, tournament: Tournament, rewrite_lines: bool = True) -> int:
     return run_recheck(run_id=run.pk)
 
 
-def _point_lines_at_pool(*, ids: list[int], pool_id: int, cards_by_key: Mapping[str, int]) -> None:
-    """Point the lists' lines at the cards of the new pool with the same keys (none where it has
-    no such card): most lines read the same card in a re-imported pool (a ban, a new set), so the
-    step then rewrites only the lists whose reading changed. No transaction is begun when every
-    line already reads the new pool's cards."""
+# A line to point at the new pool: (the new pool's card of its card's key, or None where that
+# pool has no such card; the line's id).
+Repointing = tuple[int | None, int]
+
+
+def _lines_to_repoint(
+    ids: list[int], pool_id: int, cards_by_key: Mapping[str, int]
+) -> list[Repointing]:
+    """The lists' lines whose card is not the new pool's, each with the new pool's card of the
+    same key: most lines read the same card in a re-imported pool (a ban, a new set), so the
+    step then rewrites only the lists whose reading changed. Reads only."""
+    return [
+        (cards_by_key.get(key), line_id)
+        for line_id, key in DeckListLine.objects.filter(decklist_id__in=ids, card__isnull=False)
+        .exclude(card__pool_id=pool_id)
+        .order_by()
+        .values_list("pk", "card__key")
+    ]
+
+
+def _point_lines_at_pool(*, ids: list[int], pool_id: int, repointed: list[Repointing]) -> None:
+    """Point the lines read by ``_lines_to_repoint`` at the new pool's cards, in the caller's
+    transaction. On SQLite one statement run for each line, its card given (a third less time
+    holding the write lock than one statement looking each card up); on PostgreSQL one
+    statement for the step."""
+    if not repointed:
+        return
     if connection.vendor == "postgresql":
         _point_lines_at_pool_in_one_statement(ids=ids, pool_id=pool_id)
         return
-    # Which line gets which card is read first; the write transaction only sets them, one
-    # statement run for each line (on SQLite a third less time holding the write lock than one
-    # statement looking each card up).
-    repointed = [
-        (cards_by_key.get(key), line_id)
-        for line_id, key in _lines_to_repoint(ids, pool_id).values_list("pk", "card__key")
-    ]
-    if not repointed:
-        return
     quote = connection.ops.quote_name
     columns = _columns(DeckListLine)
-    with transaction.atomic(), connection.cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.executemany(
             f"UPDATE {quote(DeckListLine._meta.db_table)} SET {quote(columns['card'])} = %s "
             f"WHERE {quote(columns['id'])} = %s",
             repointed,
         )
-
-
-def _lines_to_repoint(ids: list[int], pool_id: int) -> models.QuerySet[DeckListLine]:
-    return (
-        DeckListLine.objects.filter(decklist_id__in=ids, card__isnull=False)
-        .exclude(card__pool_id=pool_id)
-        .order_by()
-    )
 
 
 def _columns(model: type[models.Model]) -> dict[str, str]:
@@ -334,15 +332,14 @@ def _point_lines_at_pool_in_one_statement(*, ids: list[int], pool_id: int) -> No
     """PostgreSQL: one statement re-points the step's lines, each line's new card looked up by
     its old card's key. A statement run for each of the step's 2,500 lines took the worker's CPU
     to send and the server's to run them one by one: the ban benchmark's re-check spent half
-    its time there (benchmarks/decks.py --recheck)."""
-    if not _lines_to_repoint(ids, pool_id).exists():
-        return
+    its time there (benchmarks/decks.py --recheck). A line a list saved since the step's
+    reading wrote already reads the new pool's card and is left alone."""
     quote = connection.ops.quote_name
     line = {name: f"line.{quote(column)}" for name, column in _columns(DeckListLine).items()}
     old = {name: f"old.{quote(column)}" for name, column in _columns(Card).items()}
     new = {name: f"new.{quote(column)}" for name, column in _columns(Card).items()}
     cards = quote(Card._meta.db_table)
-    with transaction.atomic(), connection.cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {quote(DeckListLine._meta.db_table)} AS line "
             f"SET {quote(_columns(DeckListLine)['card'])} = {new['id']} "
@@ -358,14 +355,17 @@ LineRow = tuple[int, str, str, int | None, int | None]
 FindingKey = tuple[str, str, str, object]
 
 
-def _lines_as_saved(ids: list[int]) -> dict[int, list[LineRow]]:
+def _lines_as_saved(ids: list[int], repointed: list[Repointing]) -> dict[int, list[LineRow]]:
+    """The lists' lines as saved, each reading the card it will read once ``repointed``."""
+    new_card = {line_id: card_id for card_id, line_id in repointed}
     saved: dict[int, list[LineRow]] = {}
-    for decklist_id, *row in (
+    for line_id, decklist_id, number, section, written_name, saved_card, count in (
         DeckListLine.objects.filter(decklist_id__in=ids)
         .order_by("decklist_id", "number", "pk")
-        .values_list("decklist_id", "number", "section", "written_name", "card_id", "count")
+        .values_list("pk", "decklist_id", "number", "section", "written_name", "card_id", "count")
     ):
-        saved.setdefault(decklist_id, []).append(tuple(row))  # type: ignore[arg-type]
+        card = new_card.get(line_id, saved_card)
+        saved.setdefault(decklist_id, []).append((number, section, written_name, card, count))
     return saved
 
 
@@ -391,20 +391,68 @@ class _Reread:
     findings_changed: bool = False
 
 
+@dataclass
+class _StepRows:
+    """One step of lists read and checked again: its lines to point at a new pool, and the rows
+    to write for the lists that now read or check differently, their values prepared for the
+    database (``_column_values``)."""
+
+    checked: int
+    repointed: list[Repointing]
+    versions: dict[int, int]
+    lines: dict[int, list[tuple[Any, ...]]]
+    found: dict[int, list[tuple[Any, ...]]]
+
+
 def _recheck_step(
     ids: list[int],
     index: PoolIndex,
     rule_set: RuleSet,
     *,
-    rewrite_lines: bool,
     new_pool: int | None,
     cards_by_key: Mapping[str, int],
     progress: tuple[int, int],
-) -> tuple[int, bool]:
-    """Re-check one step of lists: read, check and build the rows outside any transaction, then
-    write in one short one. Returns the lists checked and whether any was written again."""
-    if new_pool is not None:
-        _point_lines_at_pool(ids=ids, pool_id=new_pool, cards_by_key=cards_by_key)
+) -> int:
+    """Re-check one step of lists: read, check and build the rows in a thread under the idle
+    scheduling policy, outside any transaction (``core.idle``: the lists' reading is most of the
+    worker's time, and a judge's request must never wait for it), then write in one short
+    transaction in this thread. ``new_pool``: the pool changed, so the lines are pointed at its
+    cards and written again where they now read differently. Returns the lists checked."""
+    rows = in_idle_thread(
+        lambda: _reread_step(ids, index, rule_set, new_pool=new_pool, cards_by_key=cards_by_key),
+        name="recheck-reader",
+    )
+    run_id, done = progress
+    with transaction.atomic():
+        if new_pool is not None:
+            _point_lines_at_pool(ids=ids, pool_id=new_pool, repointed=rows.repointed)
+        stale: set[int] = set()
+        if rows.versions:
+            current = dict(
+                DeckList.objects.select_for_update()
+                .filter(pk__in=list(rows.versions))
+                .values_list("pk", "version")
+            )
+            stale = {pk for pk, version in rows.versions.items() if current.get(pk) != version}
+            _write_rows(
+                {pk: lines for pk, lines in rows.lines.items() if pk not in stale},
+                {pk: found for pk, found in rows.found.items() if pk not in stale},
+            )
+        RecheckRun.objects.filter(pk=run_id).update(done=done)
+    return rows.checked - len(stale)
+
+
+def _reread_step(
+    ids: list[int],
+    index: PoolIndex,
+    rule_set: RuleSet,
+    *,
+    new_pool: int | None,
+    cards_by_key: Mapping[str, int],
+) -> _StepRows:
+    """Read and check the step's lists again and prepare the rows of those whose findings (or,
+    with a ``new_pool``, lines as pointed at it) now differ from what is saved; reads only."""
+    repointed = _lines_to_repoint(ids, new_pool, cards_by_key) if new_pool is not None else []
     reread: list[_Reread] = []
     for decklist in DeckList.objects.filter(pk__in=ids).only(
         "id", "text", "version", "registration_id", "tournament_id"
@@ -417,42 +465,31 @@ def _recheck_step(
     for item in reread:
         now_found = [(f.code, f.sub_item, f.kind, f.params) for f in item.findings]
         item.findings_changed = saved_findings.get(item.decklist.pk, []) != now_found
-    if rewrite_lines:
-        saved_lines = _lines_as_saved([r.decklist.pk for r in reread])
+    if new_pool is not None:
+        saved_lines = _lines_as_saved([r.decklist.pk for r in reread], repointed)
         for item in reread:
             now_read = [
                 (line.number, line.section, line.written_name[:200], _card_id(line), line.count)
                 for line in item.parse.lines
             ]
             item.lines_changed = saved_lines.get(item.decklist.pk, []) != now_read
-    changed = {r.decklist.pk: r for r in reread if r.findings_changed or r.lines_changed}
+    changed = [r for r in reread if r.findings_changed or r.lines_changed]
     now = timezone.now()
-    lines = {
-        pk: _column_values(_line_rows(r.decklist, r.parse))
-        for pk, r in changed.items()
-        if r.lines_changed
-    }
-    found = {
-        pk: _column_values(_finding_rows(r.decklist, r.findings, now))
-        for pk, r in changed.items()
-        if r.findings_changed
-    }
-    run_id, done = progress
-    with transaction.atomic():
-        stale: set[int] = set()
-        if changed:
-            current = dict(
-                DeckList.objects.select_for_update()
-                .filter(pk__in=list(changed))
-                .values_list("pk", "version")
-            )
-            stale = {pk for pk, r in changed.items() if current.get(pk) != r.decklist.version}
-            _write_rows(
-                {pk: rows for pk, rows in lines.items() if pk not in stale},
-                {pk: rows for pk, rows in found.items() if pk not in stale},
-            )
-        RecheckRun.objects.filter(pk=run_id).update(done=done)
-    return len(reread) - len(stale), bool(changed)
+    return _StepRows(
+        checked=len(reread),
+        repointed=repointed,
+        versions={r.decklist.pk: r.decklist.version for r in changed},
+        lines={
+            r.decklist.pk: _column_values(_line_rows(r.decklist, r.parse))
+            for r in changed
+            if r.lines_changed
+        },
+        found={
+            r.decklist.pk: _column_values(_finding_rows(r.decklist, r.findings, now))
+            for r in changed
+            if r.findings_changed
+        },
+    )
 
 
 def _new_row_columns(model: type[models.Model]) -> list[tuple[models.Field[Any, Any], str]]:

@@ -2,10 +2,14 @@
 against changes: the pool, the format, the rules, the hero rule (issue 28 item 4)."""
 
 import re
+import sys
+import threading
 
+import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from core.idle import idle_policy_of_this_thread
 from decks import selectors, services
 from decks.demo import correct_list
 from decks.models import Card, DeckFormat, DeckList, DeckListLine, Finding, RecheckRun
@@ -238,6 +242,45 @@ def test_a_recheck_finds_what_saving_each_list_finds_and_rewrites_nothing_unchan
     assert what_was_found(desk) == rechecked
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_worker_reads_the_lists_in_an_idle_thread_and_writes_them_in_its_own(
+    desk, monkeypatch, django_capture_on_commit_callbacks
+):
+    """As the worker runs a re-check, outside any transaction: each step's lists are read and
+    checked in a thread under the idle scheduling policy (``core.idle``), so a judge's request
+    takes the core from it at once, and written in the worker's own thread and transaction, which
+    keeps the worker's priority (on SQLite it holds the write lock a judge's submit waits for)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    save(desk, 0, correct_list().replace("1 Вайл\n", ""))
+    save(desk, 1, correct_list())
+    assert findings(desk) == [(desk.players[0].pk, "б", "main_short")]
+    checked_in = []
+    check_text = services.check_text
+
+    def checked_where(*args, **kwargs):
+        checked_in.append((threading.get_ident(), idle_policy_of_this_thread()))
+        return check_text(*args, **kwargs)
+
+    monkeypatch.setattr(services, "check_text", checked_where)
+    with (
+        CaptureQueriesContext(connection) as here,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        services.update_rules(**rules_args(desk, main_min=30))
+    assert findings(desk) == []
+    assert len(checked_in) == 2
+    assert all(thread != threading.get_ident() for thread, _idle in checked_in)
+    if sys.platform == "linux":
+        assert all(idle for _thread, idle in checked_in)
+    assert not idle_policy_of_this_thread()
+    statements = [query["sql"] for query in here.captured_queries]
+    assert not [sql for sql in statements if '"decks_decklist"."text"' in sql]
+    assert [sql for sql in statements if sql.startswith('DELETE FROM "decks_finding"')]
+    assert RecheckRun.objects.latest("pk").is_running is False
+
+
 def test_the_recheck_writes_in_short_steps_and_reads_outside_them(desk):
     """250 lists: five steps of 50, each one transaction that writes its lists' lines
     and findings and moves the progress on; the lists are read and checked outside them, so a
@@ -295,6 +338,53 @@ def test_the_recheck_writes_in_short_steps_and_reads_outside_them(desk):
     assert (run.total, run.done, run.is_running) == (250, 250, False)
 
 
+def test_a_new_pools_step_points_its_lines_in_the_transaction_that_moves_its_progress(
+    desk, django_capture_on_commit_callbacks
+):
+    """The lines' new cards are read with the step's lists, outside any transaction, and written
+    in the step's one transaction: a judge's submit that waits for SQLite's lock finds a gap
+    between two steps (the next step's reading), never a step that writes twice."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    save(desk, 0, correct_list())
+    save(desk, 1, correct_list())
+    names = sorted(set(Card.objects.values_list("name", flat=True)) - {"Вампир"})
+    content = ("название\n" + "\n".join(names) + "\n").encode()
+    with (
+        CaptureQueriesContext(connection) as queries,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        services.import_card_pool(tournament=desk.tournament, name="Без вампира", content=content)
+    transactions, depth = [], 0
+    for query in queries.captured_queries:
+        sql = re.sub(r"^\d+ times: ", "", query["sql"])
+        if sql.startswith("SAVEPOINT"):
+            depth += 1
+            if depth == 1:
+                transactions.append([])
+        elif sql.startswith("RELEASE SAVEPOINT"):
+            depth -= 1
+        elif depth:
+            transactions[-1].append(sql)
+        else:
+            assert not sql.startswith('UPDATE "decks_decklistline"'), "re-pointed outside a step"
+    (step,) = [
+        statements
+        for statements in transactions
+        if any(sql.startswith('UPDATE "decks_recheckrun" SET "done"') for sql in statements)
+    ]
+    assert [sql for sql in step if sql.startswith('UPDATE "decks_decklistline"')]
+    new_pool = selectors.rules_for(tournament=desk.tournament).pool
+    lines = DeckListLine.objects.filter(card__isnull=False)
+    assert lines.count() == lines.filter(card__pool=new_pool).count() > 0
+    # «Вампир» is in no pool now: each list names a card that cannot be identified (1.1 а).
+    assert findings(desk) == [
+        (desk.players[0].pk, "а", "unreadable"),
+        (desk.players[1].pk, "а", "unreadable"),
+    ]
+
+
 def test_repointing_the_lines_reads_each_card_by_its_key_in_the_new_pool(desk):
     """The lines of a step point at the new pool's card with their card's key; a card the new
     pool lacks leaves its line without a card (the old pool can then be deleted); a line
@@ -330,8 +420,9 @@ def test_repointing_the_lines_reads_each_card_by_its_key_in_the_new_pool(desk):
     }
     ids = list(DeckList.objects.order_by("pk").values_list("pk", flat=True))
     new_cards = dict(Card.objects.filter(pool=new_pool).values_list("key", "pk"))
+    repointed = services._lines_to_repoint(ids, new_pool.pk, new_cards)
     with CaptureQueriesContext(connection) as queries:
-        services._point_lines_at_pool(ids=ids, pool_id=new_pool.pk, cards_by_key=new_cards)
+        services._point_lines_at_pool(ids=ids, pool_id=new_pool.pk, repointed=repointed)
     after = dict(DeckListLine.objects.values_list("pk", "card_id"))
     assert after == {pk: new_cards.get(key) if key else None for pk, key in before.items()}
     vampires = DeckListLine.objects.filter(written_name="Вампир")
