@@ -115,6 +115,10 @@ def check_all(texts: list[str], index: PoolIndex) -> int:
 RECHECK_BUDGET_SECONDS = 5.0
 SUBMIT_RATIO_GOAL = 1.5
 PASSWORD = "bench-recheck-pass"
+# How often the deck screens ask for the re-check's progress (``hx-trigger="every 2s"`` in
+# templates/decks/_recheck_progress.html). The wall time is the queue's record of the task, so
+# asking more often would only add requests no screen makes; it used to be 0.1 s.
+PROGRESS_POLL_SECONDS = 2.0
 # A first 1.1 at a table (an event with deck lists), as a floor judge submits it.
 JUDGE: dict[str, Any] = {"username": "bench-floor", "password": PASSWORD, "infraction": "1.1"}
 # What changes, each time starting a re-check as the app does: the rules form saved with the copy
@@ -302,7 +306,10 @@ def recheck_on(arguments: argparse.Namespace, url: str) -> dict[str, Any]:
                     watcher = Browser(port)
                     watcher.sign_in("bench-watch", PASSWORD)
                     follow_progress(
-                        watcher, f"/t/{slug}/decks/recheck/", still_running=b"hx-trigger", every=0.1
+                        watcher,
+                        f"/t/{slug}/decks/recheck/",
+                        still_running=b"hx-trigger",
+                        every=PROGRESS_POLL_SECONDS,
                     )
                     cpu = cpu_seconds(worker) - cpu_before
                 left = left[len(judge.samples) :]
