@@ -5,6 +5,7 @@ line-by-line messages) raised before anything is written.
 """
 
 import datetime
+import functools
 import secrets
 import uuid
 from collections.abc import Mapping, Sequence
@@ -19,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.errors import DomainError
-from core.idle import in_idle_thread
+from core.idle import IdleThread
 from decks import selectors
 from decks.models import (
     Card,
@@ -250,21 +251,41 @@ def run_recheck(*, run_id: int) -> int:
         if new_pool is not None
         else {}
     )
+    steps = [ids[start : start + RECHECK_STEP] for start in range(0, len(ids), RECHECK_STEP)]
+
+    reading = functools.partial(
+        _start_reading, index=index, rule_set=rule_set, new_pool=new_pool, cards_by_key=cards_by_key
+    )
+    # On PostgreSQL the next step is read while this one's transaction runs, which is mostly
+    # the database server's time (a new pool's re-pointing: 2,500 rows and their indexes a
+    # step). On SQLite the worker holds the one write lock then: a reading thread would share
+    # Python's interpreter lock with the writer, and the idle policy could leave the writer, and
+    # every submit behind it, waiting for a thread the scheduler has put aside.
+    read_ahead = connection.vendor == "postgresql"
     checked = 0
-    for start in range(0, len(ids), RECHECK_STEP):
+    pending = reading(steps[0]) if steps else None
+    for number, step in enumerate(steps):
+        assert pending is not None  # Started for every step: ahead of it, or after the last.
+        rows = pending.result()
         if RecheckRun.objects.filter(tournament=tournament, pk__gt=run.pk).exists():
             # The newer run takes this one's work over (``_new_recheck_run``).
             RecheckRun.objects.filter(pk=run.pk).update(finished_at=timezone.now())
             return checked
-        step = ids[start : start + RECHECK_STEP]
-        checked += _recheck_step(
-            step,
-            index,
-            rule_set,
-            new_pool=new_pool,
-            cards_by_key=cards_by_key,
-            progress=(run.pk, min(start + RECHECK_STEP, len(ids))),
-        )
+        following = steps[number + 1] if number + 1 < len(steps) else None
+        pending = reading(following) if following is not None and read_ahead else None
+        try:
+            checked += _write_step(
+                step,
+                rows,
+                new_pool=new_pool,
+                progress=(run.pk, number * RECHECK_STEP + len(step)),
+            )
+        except BaseException:
+            if pending is not None:
+                pending.wait()  # The task ends with no thread of its own still reading.
+            raise
+        if following is not None and not read_ahead:
+            pending = reading(following)
     # Every list was checked: this run ends, and with it every older one of the tournament that
     # never did (a worker stopped mid-run), whose work this run has done; an unfinished pool
     # change left behind would make every later re-check rewrite the lines again.
@@ -404,24 +425,29 @@ class _StepRows:
     found: dict[int, list[tuple[Any, ...]]]
 
 
-def _recheck_step(
+def _start_reading(
     ids: list[int],
+    *,
     index: PoolIndex,
     rule_set: RuleSet,
-    *,
     new_pool: int | None,
     cards_by_key: Mapping[str, int],
-    progress: tuple[int, int],
-) -> int:
-    """Re-check one step of lists: read, check and build the rows in a thread under the idle
-    scheduling policy, outside any transaction (``core.idle``: the lists' reading is most of the
-    worker's time, and a judge's request must never wait for it), then write in one short
-    transaction in this thread. ``new_pool``: the pool changed, so the lines are pointed at its
-    cards and written again where they now read differently. Returns the lists checked."""
-    rows = in_idle_thread(
+) -> IdleThread[_StepRows]:
+    """Start reading a step of lists under the idle policy (``core.idle``): the lists' reading
+    is most of the worker's time, and a judge's request must never wait for it."""
+    return IdleThread(
         lambda: _reread_step(ids, index, rule_set, new_pool=new_pool, cards_by_key=cards_by_key),
         name="recheck-reader",
     )
+
+
+def _write_step(
+    ids: list[int], rows: _StepRows, *, new_pool: int | None, progress: tuple[int, int]
+) -> int:
+    """Write one step of lists as ``_reread_step`` read them, in one short transaction: with a
+    ``new_pool``, point their lines at its cards; write the lines and findings of the lists that
+    now read or check differently, unless saved since; move the progress on. Returns the lists
+    checked."""
     run_id, done = progress
     with transaction.atomic():
         if new_pool is not None:

@@ -281,6 +281,42 @@ def test_the_worker_reads_the_lists_in_an_idle_thread_and_writes_them_in_its_own
     assert RecheckRun.objects.latest("pk").is_running is False
 
 
+@pytest.mark.django_db(transaction=True)
+def test_postgresql_reads_the_next_step_while_a_step_writes_and_sqlite_after_it(desk, monkeypatch):
+    """On PostgreSQL a step's transaction is mostly the database server's time, so the next
+    step's lists are read meanwhile; on SQLite the worker holds the one write lock then, and
+    nothing of its own runs beside it. The findings are the same either way."""
+    from django.db import connection
+
+    save(desk, 0, correct_list().replace("1 Вайл\n", ""))
+    for player in (1, 2, 3):
+        save(desk, player, correct_list())
+    monkeypatch.setattr(services, "RECHECK_STEP", 1)
+    events = []
+    write_step = services._write_step
+
+    class Reading(services.IdleThread):
+        def __init__(self, work, *, name):
+            events.append("read")
+            super().__init__(work, name=name)
+
+    def writing(ids, rows, **options):
+        events.append("write")
+        return write_step(ids, rows, **options)
+
+    monkeypatch.setattr(services, "IdleThread", Reading)
+    monkeypatch.setattr(services, "_write_step", writing)
+    services.update_rules(**rules_args(desk, main_min=30))
+    run_task_queue()
+    if connection.vendor == "postgresql":
+        assert events == ["read", "read", "write", "read", "write", "read", "write", "write"]
+    else:
+        assert events == ["read", "write"] * 4
+    assert findings(desk) == []
+    run = RecheckRun.objects.latest("pk")
+    assert (run.done, run.total, run.is_running) == (4, 4, False)
+
+
 def test_the_recheck_writes_in_short_steps_and_reads_outside_them(desk):
     """250 lists: five steps of 50, each one transaction that writes its lists' lines
     and findings and moves the progress on; the lists are read and checked outside them, so a
