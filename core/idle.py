@@ -8,14 +8,15 @@ process take the core at once. But a process under it barely runs while others w
 so it must never hold anything a judge's request waits for: on SQLite, the one write lock, which
 every write transaction of the worker holds from its start.
 
-So the worker itself keeps its niceness, and only the part of its work that holds nothing runs
-under the idle policy: an ``IdleThread`` runs it in a thread of its own, which takes the policy
-for itself alone (on Linux the policy is a thread's) and reads through its own database
-connection outside any transaction. On SQLite the worker waits for that thread to end before it
-begins a write transaction: a thread that has ended holds neither SQLite's lock nor Python's
-interpreter lock, so the write never waits for a thread the scheduler has put aside. Where the
-worker's transaction holds nothing a judge's request waits for (PostgreSQL, whose row locks are
-the worker's own lists'), the next reading may run beside it.
+So on SQLite the worker itself keeps its niceness, and only the part of its work that holds
+nothing runs under the idle policy: an ``IdleThread`` runs it in a thread of its own, which
+takes the policy for itself alone (on Linux the policy is a thread's) and reads through its own
+database connection outside any transaction. On SQLite the worker waits for that thread to end
+before it begins a write transaction: a thread that has ended holds neither SQLite's lock nor
+Python's interpreter lock, so the write never waits for a thread the scheduler has put aside. With
+PostgreSQL ``serve`` puts the whole worker under the idle policy (``operations.serving``), and a
+step's transaction locks only the rows of its own lists, which a judge's submit never waits for
+(a save of one of those very lists waits for the step); there the next reading may run beside it.
 """
 
 import contextlib
@@ -49,13 +50,14 @@ class IdleThread[Result]:
 
     def _in_thread(self, work: Callable[[], Result]) -> None:
         try:
-            _take_the_idle_policy()
-            self._run(work)
+            self._run(work, idle=True)
         finally:
             connections.close_all()
 
-    def _run(self, work: Callable[[], Result]) -> None:
+    def _run(self, work: Callable[[], Result], *, idle: bool = False) -> None:
         try:
+            if idle:
+                _take_the_idle_policy()
             self._results.append(work())
         except BaseException as failure:  # Handed to the caller, which raises it.
             self._failures.append(failure)

@@ -184,9 +184,9 @@ def update_rules(
 # Lists re-checked per step: each step's writes are one short transaction (on SQLite the only
 # writer while it lasts). A writer that meanwhile waits for SQLite's lock (a judge's submit, a
 # player's list) gets it between two of the worker's transactions: SQLite's busy handler tries
-# again after 1, 3, 8, 18, 33... ms, so the gap must last that long. Reading and checking the
-# next step's lists, which comes before any write of that step, is such a gap. Measured in
-# benchmarks/decks.py --recheck.
+# again after 1, 3, 8, 18, 33... ms, so the gap must last that long. On SQLite, reading and
+# checking the next step's lists, which comes before any write of that step, is such a gap.
+# Measured in benchmarks/decks.py --recheck.
 RECHECK_STEP = 50
 
 
@@ -254,7 +254,12 @@ def run_recheck(*, run_id: int) -> int:
     steps = [ids[start : start + RECHECK_STEP] for start in range(0, len(ids), RECHECK_STEP)]
 
     reading = functools.partial(
-        _start_reading, index=index, rule_set=rule_set, new_pool=new_pool, cards_by_key=cards_by_key
+        _start_reading,
+        index=index,
+        rule_set=rule_set,
+        rewrite_lines=run.rewrite_lines,
+        new_pool=new_pool,
+        cards_by_key=cards_by_key,
     )
     # On PostgreSQL the next step is read while this one's transaction runs, which is mostly
     # the database server's time (a new pool's re-pointing: 2,500 rows and their indexes a
@@ -430,13 +435,21 @@ def _start_reading(
     *,
     index: PoolIndex,
     rule_set: RuleSet,
+    rewrite_lines: bool,
     new_pool: int | None,
     cards_by_key: Mapping[str, int],
 ) -> IdleThread[_StepRows]:
     """Start reading a step of lists under the idle policy (``core.idle``): the lists' reading
     is most of the worker's time, and a judge's request must never wait for it."""
     return IdleThread(
-        lambda: _reread_step(ids, index, rule_set, new_pool=new_pool, cards_by_key=cards_by_key),
+        lambda: _reread_step(
+            ids,
+            index,
+            rule_set,
+            rewrite_lines=rewrite_lines,
+            new_pool=new_pool,
+            cards_by_key=cards_by_key,
+        ),
         name="recheck-reader",
     )
 
@@ -449,17 +462,27 @@ def _write_step(
     now read or check differently, unless saved since; move the progress on. Returns the lists
     checked."""
     run_id, done = progress
+    repointing = new_pool is not None and bool(rows.repointed)
     with transaction.atomic():
-        if new_pool is not None:
-            _point_lines_at_pool(ids=ids, pool_id=new_pool, repointed=rows.repointed)
-        stale: set[int] = set()
-        if rows.versions:
-            current = dict(
+        # The lists' rows are locked before their lines, in the order of their ids, as a list's
+        # save locks its row before its lines: on PostgreSQL the other order could deadlock with
+        # a judge or a player saving a list of this step.
+        locked = ids if repointing else sorted(rows.versions)
+        current = (
+            dict(
                 DeckList.objects.select_for_update()
-                .filter(pk__in=list(rows.versions))
+                .filter(pk__in=locked)
+                .order_by("pk")
                 .values_list("pk", "version")
             )
-            stale = {pk for pk, version in rows.versions.items() if current.get(pk) != version}
+            if locked
+            else {}
+        )
+        if repointing:
+            assert new_pool is not None
+            _point_lines_at_pool(ids=ids, pool_id=new_pool, repointed=rows.repointed)
+        stale = {pk for pk, version in rows.versions.items() if current.get(pk) != version}
+        if rows.versions:
             _write_rows(
                 {pk: lines for pk, lines in rows.lines.items() if pk not in stale},
                 {pk: found for pk, found in rows.found.items() if pk not in stale},
@@ -473,11 +496,14 @@ def _reread_step(
     index: PoolIndex,
     rule_set: RuleSet,
     *,
+    rewrite_lines: bool,
     new_pool: int | None,
     cards_by_key: Mapping[str, int],
 ) -> _StepRows:
     """Read and check the step's lists again and prepare the rows of those whose findings (or,
-    with a ``new_pool``, lines as pointed at it) now differ from what is saved; reads only."""
+    with ``rewrite_lines``, lines) now differ from what is saved; reads only. With a
+    ``new_pool``, the saved lines are compared as they will read once pointed at its cards; a
+    pool taken away (``rewrite_lines`` without one) leaves every line without a card."""
     repointed = _lines_to_repoint(ids, new_pool, cards_by_key) if new_pool is not None else []
     reread: list[_Reread] = []
     for decklist in DeckList.objects.filter(pk__in=ids).only(
@@ -491,7 +517,7 @@ def _reread_step(
     for item in reread:
         now_found = [(f.code, f.sub_item, f.kind, f.params) for f in item.findings]
         item.findings_changed = saved_findings.get(item.decklist.pk, []) != now_found
-    if new_pool is not None:
+    if rewrite_lines:
         saved_lines = _lines_as_saved([r.decklist.pk for r in reread], repointed)
         for item in reread:
             now_read = [

@@ -1,7 +1,6 @@
 """Reading and computing under the idle scheduling policy, in a thread that has ended before
 the caller writes (``core.idle``)."""
 
-import sys
 import threading
 
 import pytest
@@ -9,15 +8,18 @@ from django.db import connection, connections, transaction
 
 from core.idle import IdleThread, idle_policy_of_this_thread
 from players.models import Player
+from tests.idle import threads_may_idle
 
-linux_only = pytest.mark.skipif(sys.platform != "linux", reason="the idle policy is Linux's")
+may_idle = pytest.mark.skipif(
+    not threads_may_idle(), reason="this machine keeps threads out of the idle policy"
+)
 
 
 def where_it_ran() -> tuple[int, bool]:
     return threading.get_ident(), idle_policy_of_this_thread()
 
 
-@linux_only
+@may_idle
 @pytest.mark.django_db(transaction=True)
 def test_outside_a_transaction_the_work_runs_in_an_idle_thread_and_this_one_keeps_its_policy():
     thread, idle = IdleThread(where_it_ran, name="test-reader").result()
