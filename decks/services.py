@@ -253,8 +253,8 @@ def run_recheck(*, run_id: int) -> int:
     )
     steps = [ids[start : start + RECHECK_STEP] for start in range(0, len(ids), RECHECK_STEP)]
 
-    reading = functools.partial(
-        _start_reading,
+    read_step = functools.partial(
+        _reread_step,
         index=index,
         rule_set=rule_set,
         rewrite_lines=run.rewrite_lines,
@@ -267,6 +267,12 @@ def run_recheck(*, run_id: int) -> int:
     # Python's interpreter lock with the writer, and the idle policy could leave the writer, and
     # every submit behind it, waiting for a thread the scheduler has put aside.
     read_ahead = connection.vendor == "postgresql"
+
+    def reading(step: list[int]) -> "IdleThread[_StepRows]":
+        # Under the idle policy (``core.idle``): the lists' reading is most of the worker's
+        # time, and a judge's request must never wait for it.
+        return IdleThread(functools.partial(read_step, step), name="recheck-reader")
+
     checked = 0
     pending = reading(steps[0]) if steps else None
     for number, step in enumerate(steps):
@@ -428,30 +434,6 @@ class _StepRows:
     versions: dict[int, int]
     lines: dict[int, list[tuple[Any, ...]]]
     found: dict[int, list[tuple[Any, ...]]]
-
-
-def _start_reading(
-    ids: list[int],
-    *,
-    index: PoolIndex,
-    rule_set: RuleSet,
-    rewrite_lines: bool,
-    new_pool: int | None,
-    cards_by_key: Mapping[str, int],
-) -> IdleThread[_StepRows]:
-    """Start reading a step of lists under the idle policy (``core.idle``): the lists' reading
-    is most of the worker's time, and a judge's request must never wait for it."""
-    return IdleThread(
-        lambda: _reread_step(
-            ids,
-            index,
-            rule_set,
-            rewrite_lines=rewrite_lines,
-            new_pool=new_pool,
-            cards_by_key=cards_by_key,
-        ),
-        name="recheck-reader",
-    )
 
 
 def _write_step(
