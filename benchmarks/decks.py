@@ -14,7 +14,7 @@ served by uvicorn with the task worker beside it (``manage.py db_worker``, as ``
 them); a floor judge signed in over HTTP submits first infractions through the real submit
 endpoint, idle, then while each re-check runs as the worker's task: the rules saved with the
 copy limit changed (every list's findings change), saved with only the deadline changed (no
-finding changes), and a new pool imported with one more card banned (the lines re-pointed).
+finding changes), and a new pool imported with one more card banned (the lines read again).
 It prints the submits' p50 and p95 idle and during, and each re-check's wall time (from the
 queue's own record of the task's start and end) and the worker's CPU time over it (user and
 system, what ``time.process_time`` in the worker counts: less moved by a loaded machine).
@@ -123,11 +123,11 @@ PROGRESS_POLL_SECONDS = 2.0
 JUDGE: dict[str, Any] = {"username": "bench-floor", "password": PASSWORD, "infraction": "1.1"}
 # What changes, each time starting a re-check as the app does: the rules form saved with the copy
 # limit changed (every list's findings written again), saved with only the deadline changed
-# (no finding changes), and a new pool with one more card banned (lines re-pointed).
+# (no finding changes), and a new pool with one more card banned (lines read again).
 SCENARIOS = {
     "copy-limit": "rules changed: every list's findings rewritten",
     "deadline": "rules saved, no finding changes",
-    "ban": "a new pool with a ban: lines re-pointed",
+    "ban": "a new pool with a ban: lines read again",
 }
 
 

@@ -201,7 +201,11 @@ class DeckListLine(models.Model):
     number = models.PositiveIntegerField(_("line"))
     section = models.CharField(_("section"), max_length=10, choices=Section.choices)
     written_name = models.CharField(_("as written"), max_length=200)
-    card = models.ForeignKey(Card, on_delete=models.PROTECT, null=True, blank=True)
+    # The card the line was read as, by its key (``Card.key``) in the tournament's pool; empty:
+    # not a card of the pool. A key, not a reference to a row: a re-imported pool (a ban, a new
+    # set) gives every card a new row but the same key, so the lines already saved read the new
+    # pool's cards as they stand, and a re-check rewrites only the lines whose reading changed.
+    card_key = models.CharField(max_length=200, blank=True, default="")
     # None: the line has no number of copies (1.1 г).
     count = models.PositiveSmallIntegerField(_("copies"), null=True, blank=True)
 
@@ -350,8 +354,9 @@ class RecheckRun(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
     total = models.PositiveIntegerField(default=0)
     done = models.PositiveIntegerField(default=0)
-    # Whether the lists' lines are written again too: only when the pool changed (the lines
-    # point at its cards); a change of rules or format rewrites the findings only.
+    # Whether the lists' lines are compared and written again too: only when the pool changed
+    # (a name may now read as another card, or as none); a change of rules or format rewrites
+    # the findings only.
     rewrite_lines = models.BooleanField(default=True)
     created_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -248,6 +248,12 @@ class CardInfo:
     elements: frozenset[str] = frozenset()
     is_hero: bool = False
 
+    @property
+    def key(self) -> str:
+        """The name as the pool's index compares it (``Card.key``): a saved line names its card
+        by it."""
+        return normalise(self.name)
+
     def has_feature(self, feature: str) -> bool:
         return bool(feature) and normalise(feature) in {normalise(f) for f in self.features}
 

@@ -8,7 +8,7 @@ from typing import Any, TypedDict
 from urllib.parse import urlencode
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -22,7 +22,6 @@ from decks.models import (
     DeckCheck,
     DeckFormat,
     DeckList,
-    DeckListLine,
     DeckRules,
     Finding,
     RecheckRun,
@@ -152,8 +151,44 @@ def pool_index(*, pool_id: int | None) -> PoolIndex:
     return PoolIndex.of(card_info(card) for card in cards)
 
 
+@dataclass(frozen=True)
+class SavedLine:
+    """A saved line of a list with the card its key names in the tournament's current pool."""
+
+    number: int
+    section: str
+    section_label: str
+    written_name: str
+    count: int | None
+    card: Card | None
+
+
+def saved_lines(*, decklist: DeckList) -> list[SavedLine]:
+    """The list's lines as saved (``lines`` may be prefetched), each with its card looked up by
+    key in the pool the tournament uses now (one query)."""
+    lines = list(decklist.lines.all())
+    keys = {line.card_key for line in lines if line.card_key}
+    current_pool = DeckRules.objects.filter(tournament_id=decklist.tournament_id).values("pool")
+    cards = (
+        {card.key: card for card in Card.objects.filter(pool__in=current_pool, key__in=keys)}
+        if keys
+        else {}
+    )
+    return [
+        SavedLine(
+            number=line.number,
+            section=line.section,
+            section_label=line.get_section_display(),
+            written_name=line.written_name,
+            count=line.count,
+            card=cards.get(line.card_key),
+        )
+        for line in lines
+    ]
+
+
 def parsed_lines(*, decklist: DeckList) -> list[ParsedLine]:
-    """The saved lines of a list as the pure checks take them (``lines`` may be prefetched)."""
+    """The saved lines of a list as the pure checks take them."""
     return [
         ParsedLine(
             number=line.number,
@@ -162,7 +197,7 @@ def parsed_lines(*, decklist: DeckList) -> list[ParsedLine]:
             count=line.count,
             card=card_info(line.card) if line.card else None,
         )
-        for line in decklist.lines.all()
+        for line in saved_lines(decklist=decklist)
     ]
 
 
@@ -360,7 +395,7 @@ def decklist_of(*, registration: Registration) -> DeckList | None:
     return (
         DeckList.objects.filter(registration=registration)
         .prefetch_related(
-            Prefetch("lines", queryset=DeckListLine.objects.select_related("card")),
+            "lines",
             "versions__author",
         )
         .first()

@@ -208,9 +208,10 @@ def request_recheck(*, tournament: Tournament, rewrite_lines: bool = True) -> Re
 
 def _new_recheck_run(tournament: Tournament, rewrite_lines: bool) -> RecheckRun:
     """A run that supersedes every earlier one of the tournament (``run_recheck`` stops an older
-    run at its next step). It takes their unfinished work over: when one of them was to point the
-    lines at a new pool, so is this one, even if only the rules changed since; otherwise the
-    lists that run had not reached would keep reading the old pool's cards."""
+    run at its next step). It takes their unfinished work over: when one of them was to read the
+    lines again against a new pool, so is this one, even if only the rules changed since;
+    otherwise the lists that run had not reached would keep their lines as read against the old
+    pool."""
     unfinished_pool_change = RecheckRun.objects.filter(
         tournament=tournament, finished_at__isnull=True, rewrite_lines=True
     ).exists()
@@ -244,13 +245,6 @@ def run_recheck(*, run_id: int) -> int:
     ids = list(
         DeckList.objects.filter(tournament=tournament).order_by("pk").values_list("pk", flat=True)
     )
-    new_pool = rules.pool_id if run.rewrite_lines else None
-    # The new pool's card of each key: the card a saved line reads once pointed at that pool.
-    cards_by_key = (
-        dict(Card.objects.filter(pool_id=new_pool).order_by().values_list("key", "pk"))
-        if new_pool is not None
-        else {}
-    )
     steps = [ids[start : start + RECHECK_STEP] for start in range(0, len(ids), RECHECK_STEP)]
 
     read_step = functools.partial(
@@ -258,14 +252,12 @@ def run_recheck(*, run_id: int) -> int:
         index=index,
         rule_set=rule_set,
         rewrite_lines=run.rewrite_lines,
-        new_pool=new_pool,
-        cards_by_key=cards_by_key,
     )
     # On PostgreSQL the next step is read while this one's transaction runs, which is mostly
-    # the database server's time (a new pool's re-pointing: 2,500 rows and their indexes a
-    # step). On SQLite the worker holds the one write lock then: a reading thread would share
-    # Python's interpreter lock with the writer, and the idle policy could leave the writer, and
-    # every submit behind it, waiting for a thread the scheduler has put aside.
+    # the database server's time. On SQLite the worker holds the one write lock then: a reading
+    # thread would share Python's interpreter lock with the writer, and the idle policy could
+    # leave the writer, and every submit behind it, waiting for a thread the scheduler has put
+    # aside.
     read_ahead = connection.vendor == "postgresql"
 
     def reading(step: list[int]) -> "IdleThread[_StepRows]":
@@ -285,12 +277,7 @@ def run_recheck(*, run_id: int) -> int:
         following = steps[number + 1] if number + 1 < len(steps) else None
         pending = reading(following) if following is not None and read_ahead else None
         try:
-            checked += _write_step(
-                step,
-                rows,
-                new_pool=new_pool,
-                progress=(run.pk, number * RECHECK_STEP + len(step)),
-            )
+            checked += _write_step(rows, progress=(run.pk, number * RECHECK_STEP + len(step)))
         except BaseException:
             if pending is not None:
                 pending.wait()  # The task ends with no thread of its own still reading.
@@ -312,92 +299,18 @@ def recheck_lists(*, tournament: Tournament, rewrite_lines: bool = True) -> int:
     return run_recheck(run_id=run.pk)
 
 
-# A line to point at the new pool: (the new pool's card of its card's key, or None where that
-# pool has no such card; the line's id).
-Repointing = tuple[int | None, int]
-
-
-def _lines_to_repoint(
-    ids: list[int], pool_id: int, cards_by_key: Mapping[str, int]
-) -> list[Repointing]:
-    """The lists' lines whose card is not the new pool's, each with the new pool's card of the
-    same key: most lines read the same card in a re-imported pool (a ban, a new set), so the
-    step then rewrites only the lists whose reading changed. Reads only."""
-    return [
-        (cards_by_key.get(key), line_id)
-        for line_id, key in DeckListLine.objects.filter(decklist_id__in=ids, card__isnull=False)
-        .exclude(card__pool_id=pool_id)
-        .order_by()
-        .values_list("pk", "card__key")
-    ]
-
-
-def _point_lines_at_pool(*, ids: list[int], pool_id: int, repointed: list[Repointing]) -> None:
-    """Point the lines read by ``_lines_to_repoint`` at the new pool's cards, in the caller's
-    transaction. On SQLite one statement run for each line, its card given (a third less time
-    holding the write lock than one statement looking each card up); on PostgreSQL one
-    statement for the step."""
-    if not repointed:
-        return
-    if connection.vendor == "postgresql":
-        _point_lines_at_pool_in_one_statement(ids=ids, pool_id=pool_id)
-        return
-    quote = connection.ops.quote_name
-    columns = _columns(DeckListLine)
-    with connection.cursor() as cursor:
-        cursor.executemany(
-            f"UPDATE {quote(DeckListLine._meta.db_table)} SET {quote(columns['card'])} = %s "
-            f"WHERE {quote(columns['id'])} = %s",
-            repointed,
-        )
-
-
-def _columns(model: type[models.Model]) -> dict[str, str]:
-    return {
-        column.name: column.column
-        for column in model._meta.get_fields()
-        if isinstance(column, models.Field) and column.column is not None
-    }
-
-
-def _point_lines_at_pool_in_one_statement(*, ids: list[int], pool_id: int) -> None:
-    """PostgreSQL: one statement re-points the step's lines, each line's new card looked up by
-    its old card's key. A statement run for each of the step's 2,500 lines took the worker's CPU
-    to send and the server's to run them one by one: the ban benchmark's re-check spent half
-    its time there (benchmarks/decks.py --recheck). A line a list saved since the step's
-    reading wrote already reads the new pool's card and is left alone."""
-    quote = connection.ops.quote_name
-    line = {name: f"line.{quote(column)}" for name, column in _columns(DeckListLine).items()}
-    old = {name: f"old.{quote(column)}" for name, column in _columns(Card).items()}
-    new = {name: f"new.{quote(column)}" for name, column in _columns(Card).items()}
-    cards = quote(Card._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {quote(DeckListLine._meta.db_table)} AS line "
-            f"SET {quote(_columns(DeckListLine)['card'])} = {new['id']} "
-            f"FROM {cards} AS old LEFT JOIN {cards} AS new "
-            f"ON {new['pool']} = %s AND {new['key']} = {old['key']} "
-            f"WHERE {line['decklist']} = ANY(%s) AND {line['card']} = {old['id']} "
-            f"AND {old['pool']} <> %s",
-            [pool_id, ids, pool_id],
-        )
-
-
-LineRow = tuple[int, str, str, int | None, int | None]
+LineRow = tuple[int, str, str, str, int | None]
 FindingKey = tuple[str, str, str, object]
 
 
-def _lines_as_saved(ids: list[int], repointed: list[Repointing]) -> dict[int, list[LineRow]]:
-    """The lists' lines as saved, each reading the card it will read once ``repointed``."""
-    new_card = {line_id: card_id for card_id, line_id in repointed}
+def _lines_as_saved(ids: list[int]) -> dict[int, list[LineRow]]:
     saved: dict[int, list[LineRow]] = {}
-    for line_id, decklist_id, number, section, written_name, saved_card, count in (
+    for decklist_id, number, section, written_name, card_key, count in (
         DeckListLine.objects.filter(decklist_id__in=ids)
         .order_by("decklist_id", "number", "pk")
-        .values_list("pk", "decklist_id", "number", "section", "written_name", "card_id", "count")
+        .values_list("decklist_id", "number", "section", "written_name", "card_key", "count")
     ):
-        card = new_card.get(line_id, saved_card)
-        saved.setdefault(decklist_id, []).append((number, section, written_name, card, count))
+        saved.setdefault(decklist_id, []).append((number, section, written_name, card_key, count))
     return saved
 
 
@@ -425,44 +338,34 @@ class _Reread:
 
 @dataclass
 class _StepRows:
-    """One step of lists read and checked again: its lines to point at a new pool, and the rows
-    to write for the lists that now read or check differently, their values prepared for the
-    database (``_column_values``)."""
+    """One step of lists read and checked again: the rows to write for the lists that now read
+    or check differently, their values prepared for the database (``_column_values``)."""
 
     checked: int
-    repointed: list[Repointing]
     versions: dict[int, int]
     lines: dict[int, list[tuple[Any, ...]]]
     found: dict[int, list[tuple[Any, ...]]]
 
 
-def _write_step(
-    ids: list[int], rows: _StepRows, *, new_pool: int | None, progress: tuple[int, int]
-) -> int:
-    """Write one step of lists as ``_reread_step`` read them, in one short transaction: with a
-    ``new_pool``, point their lines at its cards; write the lines and findings of the lists that
-    now read or check differently, unless saved since; move the progress on. Returns the lists
-    checked."""
+def _write_step(rows: _StepRows, *, progress: tuple[int, int]) -> int:
+    """Write one step of lists as ``_reread_step`` read them, in one short transaction: the
+    lines and findings of the lists that now read or check differently, unless saved since; and
+    the progress. Returns the lists checked."""
     run_id, done = progress
-    repointing = new_pool is not None and bool(rows.repointed)
     with transaction.atomic():
         # The lists' rows are locked before their lines, in the order of their ids, as a list's
-        # save locks its row before its lines: on PostgreSQL the other order could deadlock with
+        # save locks its row before its lines: on PostgreSQL another order could deadlock with
         # a judge or a player saving a list of this step.
-        locked = ids if repointing else sorted(rows.versions)
         current = (
             dict(
                 DeckList.objects.select_for_update()
-                .filter(pk__in=locked)
+                .filter(pk__in=rows.versions)
                 .order_by("pk")
                 .values_list("pk", "version")
             )
-            if locked
+            if rows.versions
             else {}
         )
-        if repointing:
-            assert new_pool is not None
-            _point_lines_at_pool(ids=ids, pool_id=new_pool, repointed=rows.repointed)
         stale = {pk for pk, version in rows.versions.items() if current.get(pk) != version}
         if rows.versions:
             _write_rows(
@@ -479,14 +382,11 @@ def _reread_step(
     rule_set: RuleSet,
     *,
     rewrite_lines: bool,
-    new_pool: int | None,
-    cards_by_key: Mapping[str, int],
 ) -> _StepRows:
     """Read and check the step's lists again and prepare the rows of those whose findings (or,
-    with ``rewrite_lines``, lines) now differ from what is saved; reads only. With a
-    ``new_pool``, the saved lines are compared as they will read once pointed at its cards; a
-    pool taken away (``rewrite_lines`` without one) leaves every line without a card."""
-    repointed = _lines_to_repoint(ids, new_pool, cards_by_key) if new_pool is not None else []
+    with ``rewrite_lines``, lines) now differ from what is saved; reads only. A line names its
+    card by key, so in a re-imported pool most lines read as saved; a pool taken away leaves
+    every line without a card."""
     reread: list[_Reread] = []
     for decklist in DeckList.objects.filter(pk__in=ids).only(
         "id", "text", "version", "registration_id", "tournament_id"
@@ -500,10 +400,10 @@ def _reread_step(
         now_found = [(f.code, f.sub_item, f.kind, f.params) for f in item.findings]
         item.findings_changed = saved_findings.get(item.decklist.pk, []) != now_found
     if rewrite_lines:
-        saved_lines = _lines_as_saved([r.decklist.pk for r in reread], repointed)
+        saved_lines = _lines_as_saved([r.decklist.pk for r in reread])
         for item in reread:
             now_read = [
-                (line.number, line.section, line.written_name[:200], _card_id(line), line.count)
+                (line.number, line.section, line.written_name[:200], _card_key(line), line.count)
                 for line in item.parse.lines
             ]
             item.lines_changed = saved_lines.get(item.decklist.pk, []) != now_read
@@ -511,7 +411,6 @@ def _reread_step(
     now = timezone.now()
     return _StepRows(
         checked=len(reread),
-        repointed=repointed,
         versions={r.decklist.pk: r.decklist.version for r in changed},
         lines={
             r.decklist.pk: _column_values(_line_rows(r.decklist, r.parse))
@@ -564,8 +463,8 @@ def _insert_values(model: type[models.Model], values: list[tuple[Any, ...]]) -> 
         )
 
 
-def _card_id(line: ParsedLine) -> int | None:
-    return line.card.id if line.card else None
+def _card_key(line: ParsedLine) -> str:
+    return line.card.key if line.card else ""
 
 
 def _write_rows(
@@ -592,7 +491,7 @@ def _line_rows(decklist: DeckList, parse: ParseResult) -> list[DeckListLine]:
             number=line.number,
             section=line.section,
             written_name=line.written_name[:200],
-            card_id=line.card.id if line.card else None,
+            card_key=_card_key(line),
             count=line.count,
         )
         for line in parse.lines

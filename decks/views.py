@@ -179,6 +179,7 @@ def _list_context(
         "tournament": access.tournament,
         "registration": registration,
         "decklist": decklist,
+        "lines": selectors.saved_lines(decklist=decklist) if decklist else [],
         "rules": rules,
         "locked": services.lists_locked(tournament=access.tournament, rules=rules),
         "findings": selectors.player_findings(registration=registration),

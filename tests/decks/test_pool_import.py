@@ -136,6 +136,7 @@ def test_a_new_pool_with_a_ban_reaches_the_lists_already_in(
     assert list(Finding.objects.values_list("sub_item", "kind", "params")) == [
         ("в", "not_legal", {"card": "Вампир", "format": "Стандарт"})
     ]
-    # The list's lines point at the new pool's cards.
+    # The list's lines read the new pool's cards.
     new_pool = selectors.rules_for(tournament=desk.tournament).pool
-    assert {line.card.pool_id for line in desk.players[0].decklist.lines.all()} == {new_pool.pk}
+    lines = selectors.saved_lines(decklist=desk.players[0].decklist)
+    assert {line.card.pool_id for line in lines} == {new_pool.pk}

@@ -123,9 +123,7 @@ def test_the_progress_is_shown_and_polled_while_it_runs(client, desk):
     assert 'id="recheck-progress"' in overview.content.decode()
 
 
-def test_a_new_pool_repoints_the_lines_and_reads_names_it_now_knows(
-    desk, django_capture_on_commit_callbacks
-):
+def test_a_new_pool_reads_names_it_now_knows(desk, django_capture_on_commit_callbacks):
     services.save_decklist(
         registration=desk.players[0],
         text=correct_list("1 Новинка"),
@@ -140,9 +138,9 @@ def test_a_new_pool_repoints_the_lines_and_reads_names_it_now_knows(
             tournament=desk.tournament, name="Новый", content=content
         )
     assert findings(desk) == []
-    lines = DeckListLine.objects.filter(decklist__registration=desk.players[0])
-    assert {line.card.pool_id for line in lines} == {report.pool.pk}
-    assert lines.get(written_name="Новинка").card.name == "Новинка"
+    lines = selectors.saved_lines(decklist=DeckList.objects.get(registration=desk.players[0]))
+    assert all(line.card is not None and line.card.pool_id == report.pool.pk for line in lines)
+    assert [line.card.name for line in lines if line.written_name == "Новинка"] == ["Новинка"]
 
 
 def test_with_the_database_backend_the_request_only_queues_the_task(
@@ -180,7 +178,7 @@ def saved_rows(desk):
     lines = list(
         DeckListLine.objects.filter(decklist__tournament=desk.tournament)
         .order_by("pk")
-        .values_list("pk", "decklist_id", "number", "section", "written_name", "card_id", "count")
+        .values_list("pk", "decklist_id", "number", "section", "written_name", "card_key", "count")
     )
     return found, lines
 
@@ -285,16 +283,15 @@ def test_a_pool_taken_away_leaves_every_line_without_a_card(
     desk, django_capture_on_commit_callbacks
 ):
     """The rules saved without a pool: the lines are read again against no pool, so none keeps
-    a card of the old one (which can then be deleted), and every list names cards that cannot
-    be identified."""
+    a card, and every list names cards that cannot be identified."""
     save(desk, 0, correct_list())
     save(desk, 1, correct_list())
-    assert DeckListLine.objects.filter(card__isnull=False).exists()
+    assert DeckListLine.objects.exclude(card_key="").exists()
     with django_capture_on_commit_callbacks(execute=True):
         services.update_rules(**rules_args(desk, pool=None))
     assert RecheckRun.objects.latest("pk").rewrite_lines
     assert DeckListLine.objects.count() > 0
-    assert not DeckListLine.objects.filter(card__isnull=False).exists()
+    assert not DeckListLine.objects.exclude(card_key="").exists()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -316,12 +313,12 @@ def test_postgresql_reads_the_next_step_while_a_step_writes_and_sqlite_after_it(
             events.append("read")
             super().__init__(work, name=name)
 
-    def writing(ids, rows, **options):
+    def writing(rows, **options):
         events.append("write")
         readers = [thread for thread in threading.enumerate() if thread.name == "recheck-reader"]
         if connection.vendor == "sqlite":
             assert not readers, "no reading thread runs beside SQLite's write lock"
-        return write_step(ids, rows, **options)
+        return write_step(rows, **options)
 
     monkeypatch.setattr(services, "IdleThread", Reading)
     monkeypatch.setattr(services, "_write_step", writing)
@@ -381,8 +378,7 @@ def test_the_recheck_writes_in_short_steps_and_reads_outside_them(desk):
         elif sql.startswith('UPDATE "decks_recheckrun" SET "done"'):
             assert depth >= 1, "the progress moves in the step's transaction"
             steps[step].append(f"done={query['sql'].split('= ', 1)[1].split()[0]}")
-    # Per step, one transaction: the step's writes with its progress. (These lists have no lines
-    # yet, so there is nothing to re-point at the pool: that transaction is not even begun.)
+    # Per step, one transaction: the step's writes with its progress.
     assert [step for step in steps if step] == [
         ["DELETE decks_decklistline", "INSERT decks_decklistline", f"done={done}"]
         for done in (50, 100, 150, 200, 250)
@@ -393,24 +389,33 @@ def test_the_recheck_writes_in_short_steps_and_reads_outside_them(desk):
     assert (run.total, run.done, run.is_running) == (250, 250, False)
 
 
-def test_a_new_pools_step_points_its_lines_in_the_transaction_that_moves_its_progress(
+def test_a_new_pool_rewrites_only_the_lists_whose_reading_changed(
     desk, django_capture_on_commit_callbacks
 ):
-    """The lines' new cards are read with the step's lists, outside any transaction, and written
-    in the step's one transaction: a judge's submit that waits for SQLite's lock finds a gap
-    between two steps (the next step's reading), never a step that writes twice."""
+    """A re-imported pool gives every card a new row but the same key, so a line saved before
+    reads the new pool's card as it stands: the re-check writes only the lists that now read or
+    check differently, in the step's one transaction, each list's row locked before its lines
+    (as a list's save does: on PostgreSQL the other order could deadlock with a judge saving a
+    list of the step)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     save(desk, 0, correct_list())
-    save(desk, 1, correct_list())
+    save(desk, 1, correct_list().replace("3 Вампир\n", "3 Гоблин-налётчик\n"))
+    untouched = set(
+        DeckListLine.objects.filter(decklist__registration=desk.players[1]).values_list(
+            "pk", flat=True
+        )
+    )
     names = sorted(set(Card.objects.values_list("name", flat=True)) - {"Вампир"})
     content = ("название\n" + "\n".join(names) + "\n").encode()
     with (
         CaptureQueriesContext(connection) as queries,
         django_capture_on_commit_callbacks(execute=True),
     ):
-        services.import_card_pool(tournament=desk.tournament, name="Без вампира", content=content)
+        report = services.import_card_pool(
+            tournament=desk.tournament, name="Без вампира", content=content
+        )
     transactions, depth = [], 0
     for query in queries.captured_queries:
         sql = re.sub(r"^\d+ times: ", "", query["sql"])
@@ -422,42 +427,39 @@ def test_a_new_pools_step_points_its_lines_in_the_transaction_that_moves_its_pro
             depth -= 1
         elif depth:
             transactions[-1].append(sql)
-        else:
-            assert not sql.startswith('UPDATE "decks_decklistline"'), "re-pointed outside a step"
     (step,) = [
         statements
         for statements in transactions
         if any(sql.startswith('UPDATE "decks_recheckrun" SET "done"') for sql in statements)
     ]
-    repointing = [n for n, sql in enumerate(step) if sql.startswith('UPDATE "decks_decklistline"')]
-    assert repointing
-    # Each list's row is locked before its lines, as a list's save does: on PostgreSQL the other
-    # order could deadlock with a judge saving a list of the step.
     (locking,) = [n for n, sql in enumerate(step) if sql.startswith('SELECT "decks_decklist"."id"')]
-    assert locking < repointing[0]
+    (deleting,) = [
+        n for n, sql in enumerate(step) if sql.startswith('DELETE FROM "decks_decklistline"')
+    ]
+    assert locking < deleting
     if connection.vendor == "postgresql":
         assert step[locking].endswith("FOR UPDATE")
-    new_pool = selectors.rules_for(tournament=desk.tournament).pool
-    lines = DeckListLine.objects.filter(card__isnull=False)
-    assert lines.count() == lines.filter(card__pool=new_pool).count() > 0
-    # «Вампир» is in no pool now: each list names a card that cannot be identified (1.1 а).
-    assert findings(desk) == [
-        (desk.players[0].pk, "а", "unreadable"),
-        (desk.players[1].pk, "а", "unreadable"),
-    ]
+    # Only the list with «Вампир», which is in no pool now, was written again; it names a card
+    # that cannot be identified (1.1 а).
+    assert findings(desk) == [(desk.players[0].pk, "а", "unreadable")]
+    assert untouched == set(
+        DeckListLine.objects.filter(decklist__registration=desk.players[1]).values_list(
+            "pk", flat=True
+        )
+    )
+    lines = selectors.saved_lines(decklist=DeckList.objects.get(registration=desk.players[1]))
+    assert {line.card.pool_id for line in lines} == {report.pool.pk}
+    vampire = DeckListLine.objects.get(
+        decklist__registration=desk.players[0], written_name="Вампир"
+    )
+    assert vampire.card_key == ""
 
 
-def test_repointing_the_lines_reads_each_card_by_its_key_in_the_new_pool(desk):
-    """The lines of a step point at the new pool's card with their card's key; a card the new
-    pool lacks leaves its line without a card (the old pool can then be deleted); a line
-    without a card, or already at the new pool, is left as it is. On PostgreSQL that is one
-    statement for the step, not one for each line."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    save(desk, 0, correct_list())
+def test_a_line_reads_the_card_of_its_key_in_the_pool_the_tournament_uses_now(desk):
+    """Before a new pool's re-check reaches a list, its lines already read the new pool's cards,
+    a card that pool lacks reads as none, and the old pool can be deleted."""
     services.save_decklist(
-        registration=desk.players[1],
+        registration=desk.players[0],
         text=correct_list("1 Новинка"),
         by=desk.floor,
         accept_unmatched=True,
@@ -465,47 +467,31 @@ def test_repointing_the_lines_reads_each_card_by_its_key_in_the_new_pool(desk):
     old_pool = selectors.rules_for(tournament=desk.tournament).pool
     kept = sorted(set(Card.objects.filter(pool=old_pool).values_list("name", flat=True)))
     kept.remove("Вампир")
-    # Not the tournament's pool yet: importing it queues a re-check that this test does not run.
+    # The re-check the import queues is not run here (no on-commit callbacks).
     new_pool = services.import_card_pool(
         tournament=desk.tournament,
         name="Без вампира",
         content=("название\n" + "\n".join(kept) + "\n").encode(),
     ).pool
-    # A line already at the new pool (a list saved since) keeps its card.
-    already = DeckListLine.objects.filter(
-        decklist__registration=desk.players[1], written_name="Самоход"
-    )
-    already.update(card=Card.objects.get(pool=new_pool, name="Самоход"))
-    before = {
-        line.pk: (line.card.key if line.card else None)
-        for line in DeckListLine.objects.select_related("card")
-    }
-    ids = list(DeckList.objects.order_by("pk").values_list("pk", flat=True))
-    new_cards = dict(Card.objects.filter(pool=new_pool).values_list("key", "pk"))
-    repointed = services._lines_to_repoint(ids, new_pool.pk, new_cards)
-    with CaptureQueriesContext(connection) as queries:
-        services._point_lines_at_pool(ids=ids, pool_id=new_pool.pk, repointed=repointed)
-    after = dict(DeckListLine.objects.values_list("pk", "card_id"))
-    assert after == {pk: new_cards.get(key) if key else None for pk, key in before.items()}
-    vampires = DeckListLine.objects.filter(written_name="Вампир")
-    assert vampires.count() == 2 and not vampires.filter(card__isnull=False).exists()
-    assert DeckListLine.objects.get(written_name="Новинка").card is None
-    if connection.vendor == "postgresql":
-        writes = [
-            query["sql"]
-            for query in queries.captured_queries
-            if query["sql"].startswith(("UPDATE", "INSERT", "DELETE"))
-            or re.match(r"^\d+ times: ", query["sql"])
-        ]
-        assert len(writes) == 1 and writes[0].startswith('UPDATE "decks_decklistline" AS line')
+    old_pool.delete()
+    decklist = DeckList.objects.get(registration=desk.players[0])
+    read = {line.written_name: line.card for line in selectors.saved_lines(decklist=decklist)}
+    assert read["Вампир"] is None and read["Новинка"] is None
+    assert {card.pool_id for name, card in read.items() if card is not None} == {new_pool.pk}
+    assert read["Самоход"].name == "Самоход"
 
 
-def test_a_rules_change_during_a_new_pools_recheck_still_points_the_lines_at_the_new_pool(desk):
+def test_a_rules_change_during_a_new_pools_recheck_still_reads_the_lines_against_it(desk):
     """The pool's re-check is superseded before it reaches the lists (a rule changed right
-    after the import): the newer run takes its unfinished work over, so no line keeps the old
-    pool's card."""
-    save(desk, 0, correct_list())
-    names = sorted(set(Card.objects.values_list("name", flat=True)))
+    after the import): the newer run takes its unfinished work over, so a name the new pool
+    knows is read as its card."""
+    services.save_decklist(
+        registration=desk.players[0],
+        text=correct_list("1 Новинка"),
+        by=desk.floor,
+        accept_unmatched=True,
+    )
+    names = [*sorted(set(Card.objects.values_list("name", flat=True))), "Новинка"]
     content = ("название\n" + "\n".join(names) + "\n").encode()
     # The task is not run here (no on-commit callbacks): the import's run stays unfinished.
     report = services.import_card_pool(tournament=desk.tournament, name="Новый", content=content)
@@ -516,8 +502,11 @@ def test_a_rules_change_during_a_new_pools_recheck_still_points_the_lines_at_the
     assert services.run_recheck(run_id=pool_run.pk) == 0  # superseded before its first step
     assert rules_run.rewrite_lines
     assert services.run_recheck(run_id=rules_run.pk) == 1
-    lines = DeckListLine.objects.filter(decklist__registration=desk.players[0])
-    assert lines.exists()
+    novelty = DeckListLine.objects.get(
+        decklist__registration=desk.players[0], written_name="Новинка"
+    )
+    assert novelty.card_key == "новинка"
+    lines = selectors.saved_lines(decklist=DeckList.objects.get(registration=desk.players[0]))
     assert {line.card.pool_id for line in lines} == {report.pool.pk}
 
 
