@@ -248,11 +248,15 @@ class CardInfo:
     elements: frozenset[str] = frozenset()
     is_hero: bool = False
 
+    # The card's key as its pool stored it (``Card.key``); empty for a card read from a file
+    # without a database (``check_decklist``), whose key is its name as ``normalise`` reads it.
+    pool_key: str = ""
+
     @property
     def key(self) -> str:
-        """The name as the pool's index compares it (``Card.key``): a saved line names its card
-        by it."""
-        return normalise(self.name)
+        """The key a saved line names its card by. The pool's own, where the card has a row: a
+        pool imported before ``normalise`` last changed keeps the keys it was imported with."""
+        return self.pool_key or normalise(self.name)
 
     def has_feature(self, feature: str) -> bool:
         return bool(feature) and normalise(feature) in {normalise(f) for f in self.features}

@@ -55,7 +55,7 @@ RULE_FIELDS = (
 )
 
 
-CARD_FIELDS = ("id", "name", "features", "legal_in", "banned_in", "elements", "is_hero")
+CARD_FIELDS = ("id", "name", "key", "features", "legal_in", "banned_in", "elements", "is_hero")
 
 
 def format_names() -> dict[str, str]:
@@ -141,6 +141,7 @@ def card_info(card: Card) -> CardInfo:
         banned_in=frozenset(card.banned_in or ()),
         elements=frozenset(card.elements or ()),
         is_hero=card.is_hero,
+        pool_key=card.key,
     )
 
 

@@ -193,7 +193,7 @@ RECHECK_STEP = 50
 def request_recheck(*, tournament: Tournament, rewrite_lines: bool = True) -> RecheckRun:
     """Start a re-check of every list of the tournament once the current transaction commits,
     off the request (``decks.tasks``); the deck screens show its progress. ``rewrite_lines``:
-    the pool changed, so the lines are written again too."""
+    the pool changed, so the lines are read again too (and written where they now differ)."""
     run = _new_recheck_run(tournament, rewrite_lines)
     if run.total == 0:
         run.finished_at = run.created_at
@@ -253,11 +253,11 @@ def run_recheck(*, run_id: int) -> int:
         rule_set=rule_set,
         rewrite_lines=run.rewrite_lines,
     )
-    # On PostgreSQL the next step is read while this one's transaction runs, which is mostly
-    # the database server's time. On SQLite the worker holds the one write lock then: a reading
-    # thread would share Python's interpreter lock with the writer, and the idle policy could
-    # leave the writer, and every submit behind it, waiting for a thread the scheduler has put
-    # aside.
+    # On PostgreSQL the next step is read while this one's transaction runs (the reading is most
+    # of a step's time, and the transaction waits on the database server). On SQLite the worker
+    # holds the one write lock then: a reading thread would share Python's interpreter lock with
+    # the writer, and the idle policy could leave the writer, and every submit behind it, waiting
+    # for a thread the scheduler has put aside.
     read_ahead = connection.vendor == "postgresql"
 
     def reading(step: list[int]) -> "IdleThread[_StepRows]":

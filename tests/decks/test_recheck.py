@@ -533,3 +533,14 @@ def test_a_pool_recheck_left_unfinished_is_finished_by_the_next_run_that_complet
     assert stale.finished_at is not None
     later = services.request_recheck(tournament=desk.tournament, rewrite_lines=False)
     assert not later.rewrite_lines
+
+
+def test_a_line_takes_its_cards_key_as_the_pool_stored_it(desk):
+    """A pool imported before the reader last changed how it normalises names keeps its keys:
+    a line saved now names the card by the pool's key, so the judge's page still finds it."""
+    Card.objects.filter(name="Самоход").update(key="самоход (до 4 декабря)")
+    save(desk, 0, correct_list())
+    decklist = DeckList.objects.get(registration=desk.players[0])
+    assert decklist.lines.get(written_name="Самоход").card_key == "самоход (до 4 декабря)"
+    read = {line.written_name: line.card for line in selectors.saved_lines(decklist=decklist)}
+    assert read["Самоход"].name == "Самоход"
