@@ -3,9 +3,9 @@ back."""
 
 import pytest
 
-from decks import selectors, services
-from decks.demo import correct_list
+from decks import selectors
 from decks.models import DeckList, DeckListLine
+from tests.decks.saving import save_with_a_new_card
 from tests.schema import migrate_to, migrate_to_newest
 
 BEFORE = [("decks", "0004_pool_owner_elements_heroes_bans_one_format")]
@@ -13,12 +13,7 @@ BEFORE = [("decks", "0004_pool_owner_elements_heroes_bans_one_format")]
 
 @pytest.mark.django_db(transaction=True)
 def test_lines_keep_the_cards_they_read_across_the_migration_and_back(desk):
-    services.save_decklist(
-        registration=desk.players[0],
-        text=correct_list("1 Новинка"),
-        by=desk.floor,
-        accept_unmatched=True,
-    )
+    save_with_a_new_card(desk)
     pool = selectors.rules_for(tournament=desk.tournament).pool
     keys = dict(DeckListLine.objects.values_list("written_name", "card_key"))
     assert keys["Вампир"] == "вампир" and keys["Новинка"] == ""

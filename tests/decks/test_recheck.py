@@ -12,15 +12,12 @@ from core.idle import idle_policy_of_this_thread
 from decks import selectors, services
 from decks.demo import correct_list
 from decks.models import Card, DeckFormat, DeckList, DeckListLine, Finding, RecheckRun
+from tests.decks.saving import save, save_with_a_new_card
 from tests.idle import threads_may_idle
 from tests.tasks import run_task_queue
 from tournaments.services.setup import update_tournament
 
 HERO = "Герой: Хакодар\n"
-
-
-def save(desk, player, text):
-    return services.save_decklist(registration=desk.players[player], text=text, by=desk.floor)
 
 
 def rules_args(desk, **changes):
@@ -124,12 +121,7 @@ def test_the_progress_is_shown_and_polled_while_it_runs(client, desk):
 
 
 def test_a_new_pool_reads_names_it_now_knows(desk, django_capture_on_commit_callbacks):
-    services.save_decklist(
-        registration=desk.players[0],
-        text=correct_list("1 Новинка"),
-        by=desk.floor,
-        accept_unmatched=True,
-    )
+    save_with_a_new_card(desk)
     assert findings(desk) == [(desk.players[0].pk, "а", "unreadable")]
     names = [*sorted(set(Card.objects.values_list("name", flat=True))), "Новинка"]
     content = ("название\n" + "\n".join(names) + "\n").encode()
@@ -197,12 +189,7 @@ def test_a_recheck_finds_what_saving_each_list_finds_and_rewrites_nothing_unchan
     save(desk, 1, correct_list().replace("3 Вампир", "4 Вампир").replace("1 Вайл\n", ""))
     eleven_extra = "3 Гоблин-налётчик\n3 Тень\n3 Голем\n2 Феникс"
     save(desk, 2, correct_list("3 Шар смерти", extra=eleven_extra))
-    services.save_decklist(
-        registration=desk.players[3],
-        text=correct_list("Самоход", "1 Новинка").replace("3 Самоход\n", ""),
-        by=desk.floor,
-        accept_unmatched=True,
-    )
+    save(desk, 3, correct_list("Самоход", "1 Новинка").replace("3 Самоход\n", ""), as_written=True)
     as_saved = saved_rows(desk)
     assert {kind for *_, kind, _params, _at in as_saved[0]} == {
         "off_element",
@@ -453,12 +440,7 @@ def test_a_new_pool_rewrites_only_the_lists_whose_reading_changed(
 def test_a_line_reads_the_card_of_its_key_in_the_pool_the_tournament_uses_now(desk):
     """Before a new pool's re-check reaches a list, its lines already read the new pool's cards,
     a card that pool lacks reads as none, and the old pool can be deleted."""
-    services.save_decklist(
-        registration=desk.players[0],
-        text=correct_list("1 Новинка"),
-        by=desk.floor,
-        accept_unmatched=True,
-    )
+    save_with_a_new_card(desk)
     old_pool = selectors.rules_for(tournament=desk.tournament).pool
     kept = sorted(set(Card.objects.filter(pool=old_pool).values_list("name", flat=True)))
     kept.remove("Вампир")
@@ -480,12 +462,7 @@ def test_a_rules_change_during_a_new_pools_recheck_still_reads_the_lines_against
     """The pool's re-check is superseded before it reaches the lists (a rule changed right
     after the import): the newer run takes its unfinished work over, so a name the new pool
     knows is read as its card."""
-    services.save_decklist(
-        registration=desk.players[0],
-        text=correct_list("1 Новинка"),
-        by=desk.floor,
-        accept_unmatched=True,
-    )
+    save_with_a_new_card(desk)
     names = [*sorted(set(Card.objects.values_list("name", flat=True))), "Новинка"]
     content = ("название\n" + "\n".join(names) + "\n").encode()
     # The task is not run here (no on-commit callbacks): the import's run stays unfinished.
