@@ -242,25 +242,18 @@ def report(database_url: str) -> dict[str, object]:
     """The queue's record of the re-check tasks: when each started and finished in the worker,
     and the findings the lists have now."""
     shared_setup.start_django(database_url)
-    from django_tasks_db.models import DBTaskResult
-
     from decks.models import Finding, RecheckRun
 
-    tasks = DBTaskResult.objects.filter(task_path="decks.tasks.recheck_tournament_lists").order_by(
-        "enqueued_at"
-    )
     runs = {run.pk: run for run in RecheckRun.objects.all()}
     return {
         "tasks": [
             {
-                "run": task.args_kwargs["args"][0],
-                "status": task.status,
-                "started": task.started_at.timestamp() if task.started_at else None,
-                "finished": task.finished_at.timestamp() if task.finished_at else None,
-                "done": runs[task.args_kwargs["args"][0]].done,
-                "total": runs[task.args_kwargs["args"][0]].total,
+                **task,
+                "run": task["args"][0],
+                "done": runs[task["args"][0]].done,
+                "total": runs[task["args"][0]].total,
             }
-            for task in tasks
+            for task in shared_setup.queued_tasks("decks.tasks.recheck_tournament_lists")
         ],
         "findings": Finding.objects.count(),
     }

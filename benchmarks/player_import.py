@@ -243,19 +243,7 @@ def import_tasks(database_url: str) -> list[dict[str, object]]:
     """The queue's record of the import tasks, in the order they were queued: when the worker
     started and finished each."""
     shared_setup.start_django(database_url)
-    from django_tasks_db.models import DBTaskResult
-
-    tasks = DBTaskResult.objects.filter(task_path="tournaments.tasks.run_job").order_by(
-        "enqueued_at"
-    )
-    return [
-        {
-            "status": task.status,
-            "started": task.started_at.timestamp() if task.started_at else None,
-            "finished": task.finished_at.timestamp() if task.finished_at else None,
-        }
-        for task in tasks
-    ]
+    return shared_setup.queued_tasks("tournaments.tasks.run_job")
 
 
 def main() -> None:

@@ -93,6 +93,23 @@ def build_event(script: str, database_url: str, data_dir: str, *arguments: str) 
     )
 
 
+def queued_tasks(task_path: str) -> list[dict[str, Any]]:
+    """The queue's record of one task's runs, in the order they were queued: each one's status,
+    positional arguments, and when the worker started and finished it (``time.time`` seconds, to
+    set beside a judge's submits). Django must be started (``start_django``)."""
+    from django_tasks_db.models import DBTaskResult
+
+    return [
+        {
+            "status": task.status,
+            "args": task.args_kwargs["args"],
+            "started": task.started_at.timestamp() if task.started_at else None,
+            "finished": task.finished_at.timestamp() if task.finished_at else None,
+        }
+        for task in DBTaskResult.objects.filter(task_path=task_path).order_by("enqueued_at")
+    ]
+
+
 def professional_event_today(*, name: str, slug: str) -> "Tournament":
     """A new professional tournament, best of three, dated today, through the app's service.
 
