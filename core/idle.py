@@ -9,14 +9,13 @@ so it must never hold anything a judge's request waits for: on SQLite, the one w
 every write transaction of the worker holds from its start.
 
 So on SQLite the worker itself keeps its niceness, and only the part of its work that holds
-nothing runs under the idle policy: an ``IdleThread`` runs it in a thread of its own, which
+nothing runs under the idle policy: ``in_idle_thread`` runs it in a thread of its own, which
 takes the policy for itself alone (on Linux the policy is a thread's) and reads through its own
-database connection outside any transaction. On SQLite the worker waits for that thread to end
-before it begins a write transaction: a thread that has ended holds neither SQLite's lock nor
-Python's interpreter lock, so the write never waits for a thread the scheduler has put aside. With
-PostgreSQL ``serve`` puts the whole worker under the idle policy (``operations.serving``), and a
-step's transaction locks only the rows of its own lists, which a judge's submit never waits for
-(a save of one of those very lists waits for the step); there the next reading may run beside it.
+database connection outside any transaction, and returns once that thread has ended. The worker
+begins its next write transaction only then: a thread that has ended holds neither SQLite's lock
+nor Python's interpreter lock, so the write never waits for a thread the scheduler has put
+aside. With PostgreSQL ``serve`` puts the whole worker under the idle policy
+(``operations.serving``).
 """
 
 import contextlib
@@ -28,50 +27,34 @@ from collections.abc import Callable
 from django.db import connection, connections
 
 
-class IdleThread[Result]:
-    """``work`` started in a new thread under the idle scheduling policy; ``result`` waits for
-    the thread to end and returns what ``work`` returned (or raises what it raised).
+def in_idle_thread[Result](work: Callable[[], Result], *, name: str) -> Result:
+    """Run ``work`` in a new thread under the idle scheduling policy and return what it returned
+    (or raise what it raised) once the thread has ended.
 
     ``work`` must only read: its thread has a database connection of its own, outside any
     transaction, which it closes when it ends. Inside a transaction (a data migration, a test
     that rolls back) another connection would not see what the transaction has written, so
-    there ``work`` runs at once, in the caller's thread and connection, at the caller's
-    priority."""
+    there ``work`` runs in the caller's thread and connection, at the caller's priority."""
+    if connection.in_atomic_block:
+        return work()
+    results: list[Result] = []
+    failures: list[BaseException] = []
 
-    def __init__(self, work: Callable[[], Result], *, name: str) -> None:
-        self._results: list[Result] = []
-        self._failures: list[BaseException] = []
-        self._thread: threading.Thread | None = None
-        if connection.in_atomic_block:
-            self._run(work)
-            return
-        self._thread = threading.Thread(target=self._in_thread, args=(work,), name=name)
-        self._thread.start()
-
-    def _in_thread(self, work: Callable[[], Result]) -> None:
+    def in_thread() -> None:
         try:
-            self._run(work, idle=True)
+            _take_the_idle_policy()
+            results.append(work())
+        except BaseException as failure:  # Handed to the caller, which raises it.
+            failures.append(failure)
         finally:
             connections.close_all()
 
-    def _run(self, work: Callable[[], Result], *, idle: bool = False) -> None:
-        try:
-            if idle:
-                _take_the_idle_policy()
-            self._results.append(work())
-        except BaseException as failure:  # Handed to the caller, which raises it.
-            self._failures.append(failure)
-
-    def wait(self) -> None:
-        """Wait for the thread to end, whatever ``work`` returned or raised."""
-        if self._thread is not None:
-            self._thread.join()
-
-    def result(self) -> Result:
-        self.wait()
-        if self._failures:
-            raise self._failures[0]
-        return self._results[0]
+    thread = threading.Thread(target=in_thread, name=name)
+    thread.start()
+    thread.join()
+    if failures:
+        raise failures[0]
+    return results[0]
 
 
 def _take_the_idle_policy() -> None:

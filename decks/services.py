@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.errors import DomainError
-from core.idle import IdleThread
+from core.idle import in_idle_thread
 from decks import selectors
 from decks.models import (
     Card,
@@ -247,12 +247,6 @@ def run_recheck(*, run_id: int) -> int:
     )
     steps = [ids[start : start + RECHECK_STEP] for start in range(0, len(ids), RECHECK_STEP)]
 
-    read_step = functools.partial(
-        _reread_step,
-        index=index,
-        rule_set=rule_set,
-        rewrite_lines=run.rewrite_lines,
-    )
     checked = 0
     for number, step in enumerate(steps):
         # Read under the idle policy (``core.idle``), in a thread that has ended before the
@@ -263,7 +257,10 @@ def run_recheck(*, run_id: int) -> int:
         # waited for them: p95 1.5-1.7× idle against 1.2-1.5× strictly in turn, at the same wall.
         # On SQLite a reading thread beside the write would share Python's interpreter lock with
         # the writer, which holds the one write lock every submit waits for.
-        rows = IdleThread(functools.partial(read_step, step), name="recheck-reader").result()
+        rows = in_idle_thread(
+            functools.partial(_reread_step, step, index, rule_set, rewrite_lines=run.rewrite_lines),
+            name="recheck-reader",
+        )
         if RecheckRun.objects.filter(tournament=tournament, pk__gt=run.pk).exists():
             # The newer run takes this one's work over (``_new_recheck_run``).
             RecheckRun.objects.filter(pk=run.pk).update(finished_at=timezone.now())

@@ -6,7 +6,7 @@ import threading
 import pytest
 from django.db import connection, connections, transaction
 
-from core.idle import IdleThread, idle_policy_of_this_thread
+from core.idle import idle_policy_of_this_thread, in_idle_thread
 from players.models import Player
 from tests.idle import threads_may_idle
 
@@ -22,7 +22,7 @@ def where_it_ran() -> tuple[int, bool]:
 @may_idle
 @pytest.mark.django_db(transaction=True)
 def test_outside_a_transaction_the_work_runs_in_an_idle_thread_and_this_one_keeps_its_policy():
-    thread, idle = IdleThread(where_it_ran, name="test-reader").result()
+    thread, idle = in_idle_thread(where_it_ran, name="test-reader")
     assert thread != threading.get_ident()
     assert idle
     assert not idle_policy_of_this_thread()
@@ -38,7 +38,7 @@ def test_the_thread_reads_what_is_committed_and_closes_its_connection():
         used.append(connections["default"])  # The thread's own: connections are per thread.
         return list(Player.objects.values_list("name", flat=True))
 
-    assert IdleThread(names, name="test-reader").result() == ["Анна Смирнова"]
+    assert in_idle_thread(names, name="test-reader") == ["Анна Смирнова"]
     assert set(threading.enumerate()) == threads_before
     assert used[0] is not connections["default"]
     # Django never closes an SQLite database in memory (the suite's, on SQLite).
@@ -54,10 +54,8 @@ def test_what_the_work_raises_is_raised_in_the_caller():
     def fails() -> None:
         raise LookupError("нет такой карты")
 
-    reading = IdleThread(fails, name="test-reader")
-    reading.wait()  # Waiting alone raises nothing.
     with pytest.raises(LookupError, match="нет такой карты"):
-        reading.result()
+        in_idle_thread(fails, name="test-reader")
 
 
 @pytest.mark.django_db
@@ -66,7 +64,7 @@ def test_inside_a_transaction_the_work_runs_here_and_sees_what_it_wrote():
     be allowed to read the table the transaction writes)."""
     with transaction.atomic():
         Player.objects.create(name="Борис Орлов", membership_id="ID0002")
-        thread, idle = IdleThread(where_it_ran, name="test-reader").result()
-        assert IdleThread(Player.objects.count, name="test-reader").result() == 1
+        thread, idle = in_idle_thread(where_it_ran, name="test-reader")
+        assert in_idle_thread(Player.objects.count, name="test-reader") == 1
     assert thread == threading.get_ident()
     assert not idle

@@ -294,10 +294,11 @@ def test_each_step_is_read_then_written_with_no_reading_thread_beside_the_write(
     events = []
     write_step = services._write_step
 
-    class Reading(services.IdleThread):
-        def __init__(self, work, *, name):
-            events.append("read")
-            super().__init__(work, name=name)
+    in_idle_thread = services.in_idle_thread
+
+    def reading(work, *, name):
+        events.append("read")
+        return in_idle_thread(work, name=name)
 
     def writing(rows, **options):
         events.append("write")
@@ -305,7 +306,7 @@ def test_each_step_is_read_then_written_with_no_reading_thread_beside_the_write(
         assert not readers, "no reading thread runs beside a step's write"
         return write_step(rows, **options)
 
-    monkeypatch.setattr(services, "IdleThread", Reading)
+    monkeypatch.setattr(services, "in_idle_thread", reading)
     monkeypatch.setattr(services, "_write_step", writing)
     services.update_rules(**rules_args(desk, main_min=30))
     run_task_queue()
