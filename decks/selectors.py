@@ -25,6 +25,7 @@ from decks.models import (
     DeckRules,
     Finding,
     RecheckRun,
+    Section,
     SubmissionCode,
 )
 from decks.parsing import (
@@ -158,10 +159,13 @@ class SavedLine:
 
     number: int
     section: str
-    section_label: str
     written_name: str
     count: int | None
     card: Card | None
+
+    @property
+    def section_label(self) -> str:
+        return str(Section(self.section).label)
 
 
 def saved_lines(*, decklist: DeckList) -> list[SavedLine]:
@@ -179,7 +183,6 @@ def saved_lines(*, decklist: DeckList) -> list[SavedLine]:
         SavedLine(
             number=line.number,
             section=line.section,
-            section_label=line.get_section_display(),
             written_name=line.written_name,
             count=line.count,
             card=cards.get(line.card_key),

@@ -184,8 +184,8 @@ def update_rules(
 # Lists re-checked per step: each step's writes are one short transaction (on SQLite the only
 # writer while it lasts). A writer that meanwhile waits for SQLite's lock (a judge's submit, a
 # player's list) gets it between two of the worker's transactions: SQLite's busy handler tries
-# again after 1, 3, 8, 18, 33... ms, so the gap must last that long. On SQLite, reading and
-# checking the next step's lists, which comes before any write of that step, is such a gap.
+# again after 1, 3, 8, 18, 33... ms, so the gap must last that long. Reading and checking the
+# next step's lists, which comes before any write of that step, is such a gap.
 # Measured in benchmarks/decks.py --recheck.
 RECHECK_STEP = 50
 
@@ -335,21 +335,18 @@ def _write_step(rows: _StepRows, *, progress: tuple[int, int]) -> int:
     the progress. Returns the lists checked."""
     run_id, done = progress
     with transaction.atomic():
-        # The lists' rows are locked before their lines, in the order of their ids, as a list's
-        # save locks its row before its lines: on PostgreSQL another order could deadlock with
-        # a judge or a player saving a list of this step.
-        current = (
-            dict(
+        stale: set[int] = set()
+        if rows.versions:
+            # The lists' rows are locked before their lines, in the order of their ids, as a
+            # list's save locks its row before its lines: on PostgreSQL another order could
+            # deadlock with a judge or a player saving a list of this step.
+            current = dict(
                 DeckList.objects.select_for_update()
                 .filter(pk__in=rows.versions)
                 .order_by("pk")
                 .values_list("pk", "version")
             )
-            if rows.versions
-            else {}
-        )
-        stale = {pk for pk, version in rows.versions.items() if current.get(pk) != version}
-        if rows.versions:
+            stale = {pk for pk, version in rows.versions.items() if current.get(pk) != version}
             _write_rows(
                 {pk: lines for pk, lines in rows.lines.items() if pk not in stale},
                 {pk: found for pk, found in rows.found.items() if pk not in stale},
