@@ -170,9 +170,12 @@ def codes_issue(request: DeskRequest, access: Access) -> HttpResponse:
 
 
 def _list_context(
-    access: Access, registration: Registration, form: DeckListForm, **extra: object
+    access: Access, registration: Registration, form: DeckListForm | None, **extra: object
 ) -> dict[str, object]:
+    """The player's list page; without a ``form``, one filled in with the list as saved."""
     decklist = selectors.decklist_of(registration=registration)
+    if form is None:
+        form = DeckListForm(initial={"text": decklist.text if decklist else ""})
     rules = selectors.rules_for(tournament=access.tournament)
     return {
         "access": access,
@@ -192,9 +195,7 @@ def _list_context(
 @staff_view(*STAFF)
 def player_list(request: DeskRequest, access: Access, registration_id: int) -> HttpResponse:
     registration = _registration(access, registration_id)
-    decklist = selectors.decklist_of(registration=registration)
-    form = DeckListForm(initial={"text": decklist.text if decklist else ""})
-    return render(request, "decks/decklist_detail.html", _list_context(access, registration, form))
+    return render(request, "decks/decklist_detail.html", _list_context(access, registration, None))
 
 
 @require_POST
